@@ -1,0 +1,116 @@
+import fastifyCookie from "@fastify/cookie";
+import fastifyMultipart from "@fastify/multipart";
+import fastifySwagger from "@fastify/swagger";
+import fastifySwaggerUi from "@fastify/swagger-ui";
+import Fastify, { type FastifyInstance } from "fastify";
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { Config } from "./config.js";
+import type { AppContext } from "./context.js";
+import { type Database, openDatabase } from "./db/client.js";
+import { seed } from "./db/seed.js";
+import { registerErrorHandling } from "./http/errors.js";
+import { makeGuards } from "./http/guards.js";
+import { findWebDist, registerWebApp } from "./http/static.js";
+import { EventBus } from "./lib/events.js";
+import { authRoutes } from "./modules/auth/routes.js";
+import { contactRoutes } from "./modules/contacts/routes.js";
+import { queueRoutes } from "./modules/queues/routes.js";
+import { quickAnswerRoutes } from "./modules/quick-answers/routes.js";
+import { settingRoutes } from "./modules/settings/routes.js";
+import { tagRoutes } from "./modules/tags/routes.js";
+import { userRoutes } from "./modules/users/routes.js";
+import { bridgeCrudEvents, createRealtime, type RealtimeServer, refreshSocketUsers } from "./realtime/server.js";
+
+export interface BuildOptions {
+  /** An already open database (tests); otherwise opened from the configuration. */
+  database?: Database;
+  logger?: boolean;
+  /** Serve the built web app when it exists (default true). */
+  serveWeb?: boolean;
+}
+
+export interface App {
+  app: FastifyInstance;
+  ctx: AppContext;
+  io: RealtimeServer;
+  close(): Promise<void>;
+}
+
+/** The one composition root: db → realtime → channels → modules → jobs. */
+export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            redact: {
+              paths: ["req.headers.authorization", "req.headers.cookie", "*.password", "*.token", "*.apiKey"],
+              censor: "[redacted]",
+            },
+          },
+    bodyLimit: config.BODY_LIMIT,
+    trustProxy: config.TRUST_PROXY === "true",
+    routerOptions: { ignoreTrailingSlash: true },
+    genReqId: () => crypto.randomUUID(),
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  const database = opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: `${config.dataDir}/pglite` }));
+  const events = new EventBus();
+  const ctx: AppContext = { db: database.db, database, config, events, log: app.log };
+  events.setErrorHandler((err, name) => app.log.error({ err, event: name }, "event listener failed"));
+  await seed(database.db, config, app.log);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyMultipart, { limits: { fileSize: config.UPLOAD_LIMIT, files: 10, fields: 20, fieldSize: 100_000 } });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: "Balcão API", version: "1.0.0", description: "Customer-service inbox over WhatsApp." },
+      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: "/api-docs" });
+
+  const io = createRealtime(ctx, app);
+  bridgeCrudEvents(ctx, io);
+  refreshSocketUsers(ctx, io);
+
+  const guard = makeGuards(ctx);
+  for (const plugin of [
+    authRoutes(ctx),
+    userRoutes(ctx, guard),
+    queueRoutes(ctx, guard),
+    contactRoutes(ctx, guard),
+    quickAnswerRoutes(ctx, guard),
+    settingRoutes(ctx, guard),
+    tagRoutes(ctx, guard),
+  ]) {
+    await app.register(plugin);
+  }
+
+  app.get("/health", { schema: { hide: true } }, async () => ({ ok: true, engine: database.engine }));
+
+  if (opts.serveWeb !== false) {
+    const web = findWebDist(config.WEB_DIST);
+    if (web) await registerWebApp(app, web);
+  }
+
+  let closed = false;
+  return {
+    app,
+    ctx,
+    io,
+    async close() {
+      if (closed) return;
+      closed = true;
+      io.close();
+      await app.close();
+      if (!opts.database) await database.close();
+    },
+  };
+}

@@ -1,0 +1,131 @@
+import type { ChannelType, ConnectionStatus, MediaType } from "@balcao/contract";
+
+/**
+ * The boundary between WhatsApp engines (Baileys, the simulator, later the Cloud API) and the
+ * rest of the server. A channel turns what it receives into `ChannelEvent`s and sends what
+ * `ChannelSession` is asked to. Channels never import modules or http.
+ */
+
+/** Who a message comes from or goes to. At least one of number or lid is set for a person. */
+export interface Address {
+  /** digits with country code, e.g. 5511999990000 */
+  number?: string;
+  /** WhatsApp LID digits (without "@lid") */
+  lid?: string;
+  /** group id (without "@g.us") when the chat is a group */
+  groupId?: string;
+}
+
+export interface InboundMedia {
+  mimetype: string;
+  fileName?: string;
+  /** The bytes, or a loader for engines that download on demand. */
+  data: Buffer | (() => Promise<Buffer>);
+}
+
+/** One normalized message, whatever the engine. */
+export interface InboundMessage {
+  /** The channel's message id; with the connection it makes delivery idempotent. */
+  id: string;
+  fromMe: boolean;
+  /** The chat: the customer, or the group. */
+  chat: Address & { isGroup: boolean; name?: string };
+  /** In groups, the participant who wrote. */
+  sender?: Address & { name?: string };
+  /** The contact's WhatsApp display name, when the engine knows it. */
+  pushName?: string;
+  timestamp: Date;
+  body: string;
+  mediaType: MediaType;
+  media?: InboundMedia;
+  /** id of the quoted message, when this one replies to another */
+  quotedId?: string;
+  location?: { latitude: number; longitude: number; name?: string; address?: string };
+  vcard?: { displayName: string; vcard: string; number?: string };
+}
+
+export type Ack = 0 | 1 | 2 | 3 | 4;
+
+export type ChannelEvent =
+  | { type: "status"; status: ConnectionStatus; qrcode?: string; reason?: string; number?: string }
+  | { type: "message"; message: InboundMessage }
+  | { type: "ack"; id: string; ack: Ack }
+  | { type: "edit"; id: string; body: string; editedAt?: Date }
+  | { type: "delete"; id: string }
+  | { type: "reaction"; id: string; emoji: string; from: Address }
+  | { type: "call"; callId: string; from: Address; isVideo: boolean; at: Date };
+
+export type OutboundContent =
+  | { kind: "text"; body: string }
+  | {
+      kind: "media";
+      mediaType: "image" | "audio" | "video" | "document" | "sticker";
+      data: Buffer;
+      mimetype: string;
+      fileName?: string;
+      caption?: string;
+      /** send audio as a voice note */
+      ptt?: boolean;
+    }
+  | { kind: "location"; latitude: number; longitude: number; name?: string; address?: string }
+  | { kind: "contact"; displayName: string; vcard: string };
+
+export interface QuotedRef {
+  id: string;
+  fromMe: boolean;
+  body: string;
+  /** the author of the quoted message when not fromMe */
+  author?: Address;
+}
+
+export interface SentMessage {
+  id: string;
+  timestamp: Date;
+}
+
+export interface ChannelSession {
+  readonly whatsappId: number;
+  readonly type: ChannelType;
+  /** Connects (or reconnects with the stored auth); status events follow. */
+  start(): Promise<void>;
+  /** Ends the connection without logging out; the auth stays for the next start. */
+  stop(): Promise<void>;
+  /** Logs out of WhatsApp and clears the stored auth. */
+  logout(): Promise<void>;
+  /** Asks for a fresh QR code (clears the auth and starts over). */
+  requestNewQr(): Promise<void>;
+  send(to: Address, content: OutboundContent, quoted?: QuotedRef): Promise<SentMessage>;
+  deleteForEveryone(to: Address, id: string, fromMe: boolean): Promise<void>;
+  setTyping(to: Address, typing: boolean): Promise<void>;
+  markRead(to: Address, ids: { id: string; fromMe: boolean }[]): Promise<void>;
+  /** Whether a number has WhatsApp; resolves its canonical number and LID when known. */
+  checkNumber(number: string): Promise<{ exists: boolean; number?: string; lid?: string }>;
+  profilePictureUrl(to: Address): Promise<string | undefined>;
+  rejectCall(callId: string, from: Address): Promise<void>;
+}
+
+/** Key-value store for an engine's auth state, backed by the database (transactional writes). */
+export interface AuthStateStore {
+  get(keys: string[]): Promise<Map<string, string>>;
+  /** Writes all entries in one transaction; a null value deletes the key. */
+  set(entries: Map<string, string | null>): Promise<void>;
+  clear(): Promise<void>;
+}
+
+export interface ChannelDeps {
+  whatsappId: number;
+  name: string;
+  /** Called for every event; the manager routes them to the inbound pipeline. */
+  emit: (event: ChannelEvent) => void;
+  authState: AuthStateStore;
+  /** Answers the engine's "give me this message again" (retries), from the database. */
+  getMessage: (id: string) => Promise<{ body: string } | undefined>;
+  log: {
+    info: (o: object, m?: string) => void;
+    warn: (o: object, m?: string) => void;
+    error: (o: object, m?: string) => void;
+    debug: (o: object, m?: string) => void;
+  };
+}
+
+export type ChannelFactory = (deps: ChannelDeps) => ChannelSession;

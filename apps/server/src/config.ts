@@ -1,0 +1,91 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { z } from "zod";
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default("0.0.0.0"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+    .optional(),
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().min(5, "must have at least 5 characters").optional(),
+  JWT_SECRET: z.string().min(32, "must have at least 32 characters").optional(),
+  JWT_REFRESH_SECRET: z.string().min(32, "must have at least 32 characters").optional(),
+  ACCESS_TOKEN_TTL: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60),
+  REFRESH_TOKEN_TTL: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(7 * 24 * 3600),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  WEB_DIST: z.string().optional(),
+  BODY_LIMIT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
+  UPLOAD_LIMIT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(16 * 1024 * 1024),
+  LOGIN_RATE_PER_IP: z.coerce.number().int().positive().default(20),
+  LOGIN_RATE_PER_EMAIL: z.coerce.number().int().positive().default(5),
+  LOGIN_RATE_WINDOW_S: z.coerce.number().int().positive().default(60),
+  AUTO_CLOSE_INTERVAL_S: z.coerce.number().int().positive().default(60),
+  ENABLE_SIMULATOR: z.enum(["true", "false"]).optional(),
+  REDIS_URL: z.string().optional(),
+  TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Env {
+  dataDir: string;
+  jwtSecret: string;
+  isProduction: boolean;
+  simulatorEnabled: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** The demo admin of the embedded mode, documented in the README. */
+export const DEMO_ADMIN = { email: "admin@balcao.local", password: "admin123" } as const;
+
+/** Reads and validates the environment; secrets not given are generated once and kept in DATA_DIR. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  const jwtSecret = e.JWT_SECRET ?? persistedSecret(dataDir, "jwt-secret");
+  const isProduction = e.NODE_ENV === "production";
+  return {
+    ...e,
+    dataDir,
+    jwtSecret,
+    isProduction,
+    simulatorEnabled: e.ENABLE_SIMULATOR ? e.ENABLE_SIMULATOR === "true" : !isProduction,
+  };
+}
+
+function persistedSecret(dataDir: string, name: string): string {
+  const file = resolve(dataDir, `.${name}`);
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const secret = randomBytes(48).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

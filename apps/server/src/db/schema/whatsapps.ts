@@ -1,0 +1,69 @@
+import { sql } from "drizzle-orm";
+import { boolean, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, index } from "drizzle-orm/pg-core";
+import { timestamps } from "./common.js";
+import { queues } from "./queues.js";
+
+export const whatsapps = pgTable(
+  "whatsapps",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    type: text("type", { enum: ["baileys", "simulator"] })
+      .notNull()
+      .default("baileys"),
+    status: text("status", { enum: ["DISCONNECTED", "OPENING", "qrcode", "CONNECTED", "PAIRING", "TIMEOUT"] })
+      .notNull()
+      .default("DISCONNECTED"),
+    qrcode: text("qrcode").notNull().default(""),
+    retries: integer("retries").notNull().default(0),
+    /** The paired phone number, once known. */
+    number: text("number").notNull().default(""),
+    disconnectReason: text("disconnect_reason").notNull().default(""),
+    isDefault: boolean("is_default").notNull().default(false),
+    acceptCalls: boolean("accept_calls").notNull().default(true),
+    callRefuseMessage: text("call_refuse_message").notNull().default(""),
+    greetingMessage: text("greeting_message").notNull().default(""),
+    farewellMessage: text("farewell_message").notNull().default(""),
+    /** Token of the message-sending API for this connection. */
+    token: text("token"),
+    typebotEnabled: boolean("typebot_enabled").notNull().default(false),
+    typebotBaseUrl: text("typebot_base_url").notNull().default(""),
+    typebotSlug: text("typebot_slug").notNull().default(""),
+    typebotApiKey: text("typebot_api_key").notNull().default(""),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("whatsapps_name_key").on(sql`lower(${t.name})`),
+    uniqueIndex("whatsapps_token_key").on(t.token),
+    /** At most one default connection. */
+    uniqueIndex("whatsapps_one_default").on(t.isDefault).where(sql`${t.isDefault}`),
+  ],
+);
+
+export const whatsappQueues = pgTable(
+  "whatsapp_queues",
+  {
+    whatsappId: integer("whatsapp_id")
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: "cascade" }),
+    queueId: integer("queue_id")
+      .notNull()
+      .references(() => queues.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.whatsappId, t.queueId] }), index("whatsapp_queues_queue_idx").on(t.queueId)],
+);
+
+/** Baileys auth state (credentials and signal keys), one row per key, per connection. */
+export const whatsappAuthKeys = pgTable(
+  "whatsapp_auth_keys",
+  {
+    whatsappId: integer("whatsapp_id")
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: "cascade" }),
+    /** "creds" or "<type>:<id>" for signal keys. */
+    key: text("key").notNull(),
+    value: text("value").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.whatsappId, t.key] })],
+);

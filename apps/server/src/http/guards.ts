@@ -1,0 +1,57 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { AppContext, SessionUser } from "../context.js";
+import { AppError } from "../lib/errors.js";
+import { verifyAccessToken } from "../modules/auth/tokens.js";
+import { loadSessionUser } from "../modules/users/service.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    user?: SessionUser;
+  }
+}
+
+/** The signed-in user of a request that passed `requireUser`. */
+export function sessionUser(req: FastifyRequest): SessionUser {
+  if (!req.user) throw new AppError("ERR_SESSION_EXPIRED");
+  return req.user;
+}
+
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const [scheme, token] = header.split(" ");
+  return scheme?.toLowerCase() === "bearer" && token ? token : undefined;
+}
+
+/** Resolves an access token to the current user, or null when invalid, expired or revoked. */
+export async function userFromToken(ctx: AppContext, token: string): Promise<SessionUser | null> {
+  const claims = await verifyAccessToken(ctx.config, token);
+  if (!claims) return null;
+  return loadSessionUser(ctx.db, Number(claims.sub), claims.v);
+}
+
+export type Guard = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+export interface Guards {
+  /** Any signed-in user: a missing token answers 401, an invalid or expired one 403. */
+  user: Guard;
+  admin: Guard;
+  /** admin or superv */
+  supervisor: Guard;
+}
+
+export function makeGuards(ctx: AppContext): Guards {
+  const user: Guard = async (req) => {
+    const token = bearerToken(req.headers.authorization);
+    if (!token) throw new AppError("ERR_SESSION_EXPIRED", 401);
+    const found = await userFromToken(ctx, token);
+    if (!found) throw new AppError("ERR_SESSION_EXPIRED", 403);
+    req.user = found;
+  };
+  const profiles =
+    (...allowed: SessionUser["profile"][]): Guard =>
+    async (req, reply) => {
+      if (!req.user) await user(req, reply);
+      if (!allowed.includes(sessionUser(req).profile)) throw new AppError("ERR_NO_PERMISSION");
+    };
+  return { user, admin: profiles("admin"), supervisor: profiles("admin", "superv") };
+}

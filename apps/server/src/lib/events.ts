@@ -1,0 +1,63 @@
+import { EventEmitter } from "node:events";
+import type { Contact, Message, Queue, QuickAnswer, Setting, Ticket, User, Whatsapp, ConnectionStatus } from "@balcao/contract";
+
+/**
+ * Domain events. Services publish them after their writes commit; `realtime/` turns them into
+ * socket emits, and bots, notifications and jobs listen the same way. No route emits to sockets.
+ */
+export interface DomainEvents {
+  "contact.saved": { action: "create" | "update"; contact: Contact };
+  "contact.deleted": { contactId: number };
+  "contact.deletedAll": Record<string, never>;
+  "contact.imported": { created: number };
+  "user.saved": { action: "create" | "update"; user: User };
+  "user.deleted": { userId: number };
+  "queue.saved": { action: "create" | "update"; queue: Queue };
+  "queue.deleted": { queueId: number };
+  "quickAnswer.saved": { action: "create" | "update"; quickAnswer: QuickAnswer };
+  "quickAnswer.deleted": { quickAnswerId: number };
+  "setting.updated": { setting: Setting };
+  /** A ticket changed; `previous` holds what routing depends on, to reach rooms it left. */
+  "ticket.updated": { ticket: Ticket; previous?: { status: Ticket["status"]; queueId: number | null; userId: number | null } };
+  /** Tickets changed in bulk (a user or queue deleted): listeners reload and broadcast them. */
+  "tickets.changed": { ticketIds: number[] };
+  "ticket.unreadCleared": { ticket: Ticket };
+  "ticket.deleted": { ticket: Ticket };
+  "message.created": { message: Message; ticket: Ticket };
+  "message.updated": { message: Message; ticket: Ticket };
+  "whatsapp.saved": { whatsapp: Whatsapp };
+  "whatsapp.deleted": { whatsappId: number };
+  "whatsapp.session": { id: number; status: ConnectionStatus; qrcode: string; retries: number; updatedAt: string };
+  "ticket.typing": { ticketId: number; typing: boolean };
+}
+
+export type DomainEventName = keyof DomainEvents;
+
+export class EventBus {
+  private readonly emitter = new EventEmitter({ captureRejections: false });
+  private onError: (err: unknown, name: string) => void = () => {};
+
+  constructor() {
+    this.emitter.setMaxListeners(100);
+  }
+
+  setErrorHandler(fn: (err: unknown, name: string) => void) {
+    this.onError = fn;
+  }
+
+  publish<K extends DomainEventName>(name: K, payload: DomainEvents[K]): void {
+    for (const listener of this.emitter.listeners(name)) {
+      try {
+        const r = (listener as (p: DomainEvents[K]) => unknown)(payload);
+        if (r && typeof (r as Promise<unknown>).catch === "function") (r as Promise<unknown>).catch((e) => this.onError(e, name));
+      } catch (err) {
+        this.onError(err, name);
+      }
+    }
+  }
+
+  on<K extends DomainEventName>(name: K, listener: (payload: DomainEvents[K]) => unknown): () => void {
+    this.emitter.on(name, listener);
+    return () => this.emitter.off(name, listener);
+  }
+}

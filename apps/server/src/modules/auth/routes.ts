@@ -1,0 +1,72 @@
+import { authAnswer, loginBody, signupBody } from "@balcao/contract";
+import type { FastifyReply } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { AppContext } from "../../context.js";
+import { AppError } from "../../lib/errors.js";
+import { RateLimiter } from "../../lib/rate-limiter.js";
+import * as auth from "./service.js";
+
+export const REFRESH_COOKIE = "jrt";
+
+export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const windowMs = ctx.config.LOGIN_RATE_WINDOW_S * 1000;
+  const perIp = new RateLimiter(ctx.config.LOGIN_RATE_PER_IP, windowMs);
+  const perEmail = new RateLimiter(ctx.config.LOGIN_RATE_PER_EMAIL, windowMs);
+
+  const setCookie = (reply: FastifyReply, s: auth.Session) =>
+    reply.setCookie(REFRESH_COOKIE, s.refreshToken, {
+      httpOnly: true,
+      sameSite: "strict",
+      secure: ctx.config.isProduction,
+      path: "/auth",
+      expires: s.refreshExpiresAt,
+    });
+  const limited = (reply: FastifyReply, seconds: number) => {
+    reply.header("retry-after", String(seconds));
+    throw new AppError("ERR_TOO_MANY_REQUESTS");
+  };
+
+  return async (app) => {
+    app.post("/auth/login", { schema: { tags: ["auth"], body: loginBody, response: { 200: authAnswer } } }, async (req, reply) => {
+      const emailKey = req.body.email.toLowerCase();
+      const wait = Math.max(perIp.retryAfter(req.ip), perEmail.retryAfter(emailKey));
+      if (wait > 0) limited(reply, wait);
+      perIp.hit(req.ip);
+      try {
+        const session = await auth.login(ctx, req.body);
+        perEmail.reset(emailKey);
+        setCookie(reply, session);
+        return { token: session.token, user: session.user };
+      } catch (err) {
+        if (err instanceof AppError && err.code === "ERR_INVALID_CREDENTIALS") perEmail.hit(emailKey);
+        throw err;
+      }
+    });
+
+    app.post("/auth/refresh_token", { schema: { tags: ["auth"], response: { 200: authAnswer } } }, async (req, reply) => {
+      try {
+        const session = await auth.refresh(ctx, req.cookies[REFRESH_COOKIE]);
+        setCookie(reply, session);
+        return { token: session.token, user: session.user };
+      } catch (err) {
+        reply.clearCookie(REFRESH_COOKIE, { path: "/auth" });
+        throw err;
+      }
+    });
+
+    app.delete("/auth/logout", { schema: { tags: ["auth"] } }, async (req, reply) => {
+      await auth.logout(ctx, req.cookies[REFRESH_COOKIE]);
+      reply.clearCookie(REFRESH_COOKIE, { path: "/auth" });
+      return reply.status(204).send();
+    });
+
+    app.post("/auth/signup", { schema: { tags: ["auth"], body: signupBody, response: { 200: authAnswer } } }, async (req, reply) => {
+      const wait = perIp.retryAfter(req.ip);
+      if (wait > 0) limited(reply, wait);
+      perIp.hit(req.ip);
+      const session = await auth.signup(ctx, req.body);
+      setCookie(reply, session);
+      return { token: session.token, user: session.user };
+    });
+  };
+}

@@ -1,0 +1,54 @@
+import { contactBody, contactSchema, contactUpdateBody, contactsAnswer, contactsQuery, idParam, importAnswer } from "@balcao/contract";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { AppContext } from "../../context.js";
+import type { Guards } from "../../http/guards.js";
+import { AppError } from "../../lib/errors.js";
+import { decodeTextUpload } from "../../lib/uploads.js";
+import * as service from "./service.js";
+
+const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
+
+export function contactRoutes(ctx: AppContext, guard: Guards): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ["contacts"];
+    app.get(
+      "/contacts",
+      { preHandler: guard.user, schema: { tags, querystring: contactsQuery, response: { 200: contactsAnswer } } },
+      (req) => service.listContacts(ctx.db, req.query),
+    );
+    app.get("/contacts/:id", { preHandler: guard.user, schema: { tags, params: idParam, response: { 200: contactSchema } } }, (req) =>
+      service.getContact(ctx.db, req.params.id),
+    );
+    app.post("/contacts", { preHandler: guard.user, schema: { tags, body: contactBody, response: { 200: contactSchema } } }, (req) =>
+      service.createContact(ctx, req.body),
+    );
+    app.post("/contact", { preHandler: guard.user, schema: { tags, body: contactBody, response: { 200: contactSchema } } }, (req) =>
+      service.getOrCreateContact(ctx, req.body),
+    );
+    app.put(
+      "/contacts/:id",
+      { preHandler: guard.user, schema: { tags, params: idParam, body: contactUpdateBody, response: { 200: contactSchema } } },
+      (req) => service.updateContact(ctx, req.params.id, req.body),
+    );
+    // registered before /contacts/:id so "all" is not read as an id
+    app.delete("/contacts/all", { preHandler: guard.admin, schema: { tags } }, async () => {
+      const deleted = await service.deleteAllContacts(ctx);
+      return { message: "Contacts deleted", deleted };
+    });
+    app.delete("/contacts/:id", { preHandler: guard.admin, schema: { tags, params: idParam } }, async (req) => {
+      await service.deleteContact(ctx, req.params.id);
+      return { message: "Contact deleted" };
+    });
+    app.post(
+      "/contacts/import",
+      { preHandler: guard.supervisor, schema: { tags, consumes: ["multipart/form-data"], response: { 200: importAnswer } } },
+      async (req) => {
+        if (!req.isMultipart()) throw new AppError("ERR_UNSUPPORTED_MEDIA_TYPE");
+        const file = await req.file({ limits: { fileSize: IMPORT_MAX_BYTES, files: 1 } });
+        if (!file) throw new AppError("ERR_VALIDATION", 400, { file: ["Required"] });
+        const buf = await file.toBuffer();
+        return service.importContacts(ctx, await decodeTextUpload(buf));
+      },
+    );
+  };
+}

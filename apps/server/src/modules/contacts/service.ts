@@ -1,0 +1,306 @@
+import { type Contact, type ContactUpdateBody, contactBody, normalizeNumber } from "@balcao/contract";
+import { asc, count, eq, inArray, like, or, sql } from "drizzle-orm";
+import type { AppContext } from "../../context.js";
+import type { DbOrTx } from "../../db/client.js";
+import { contactExtraInfo, contactTags, contacts, tags } from "../../db/schema/index.js";
+import { AppError, isUniqueViolation } from "../../lib/errors.js";
+import { containsPattern, iso, likeEscape, pageWindow } from "../../lib/sql.js";
+
+type ContactRow = typeof contacts.$inferSelect;
+
+/** Contacts with their extra info and tags, loaded in two queries for the whole page. */
+export async function hydrateContacts(db: DbOrTx, rows: ContactRow[]): Promise<Contact[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [infos, tagRows] = await Promise.all([
+    db.select().from(contactExtraInfo).where(inArray(contactExtraInfo.contactId, ids)).orderBy(asc(contactExtraInfo.id)),
+    db
+      .select({ contactId: contactTags.contactId, id: tags.id, name: tags.name, color: tags.color })
+      .from(contactTags)
+      .innerJoin(tags, eq(tags.id, contactTags.tagId))
+      .where(inArray(contactTags.contactId, ids))
+      .orderBy(asc(tags.name)),
+  ]);
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    number: r.number,
+    lid: r.lid,
+    email: r.email,
+    profilePicUrl: r.profilePicUrl,
+    isGroup: r.isGroup,
+    extraInfo: infos.filter((i) => i.contactId === r.id).map((i) => ({ id: i.id, name: i.name, value: i.value })),
+    tags: tagRows.filter((t) => t.contactId === r.id).map((t) => ({ id: t.id, name: t.name, color: t.color })),
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+  }));
+}
+
+export async function getContact(db: DbOrTx, id: number): Promise<Contact> {
+  const [row] = await db.select().from(contacts).where(eq(contacts.id, id));
+  if (!row) throw new AppError("ERR_NO_CONTACT_FOUND");
+  return (await hydrateContacts(db, [row]))[0];
+}
+
+export async function listContacts(db: DbOrTx, q: { searchParam: string; pageNumber: number; rowsPerPage: number }) {
+  const term = q.searchParam.trim();
+  const digits = term.replace(/\D/g, "");
+  const where = term
+    ? or(
+        sql`lower(${contacts.name}) like ${containsPattern(term)}`,
+        digits.length > 0 ? like(contacts.number, `%${likeEscape(digits)}%`) : undefined,
+        sql`lower(${contacts.email}) like ${containsPattern(term)}`,
+      )
+    : undefined;
+  const { offset, limit } = pageWindow(q.pageNumber, q.rowsPerPage);
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select()
+      .from(contacts)
+      .where(where)
+      .orderBy(asc(sql`lower(${contacts.name})`), asc(contacts.id))
+      .limit(limit)
+      .offset(offset),
+    db.select({ total: count() }).from(contacts).where(where),
+  ]);
+  return { contacts: await hydrateContacts(db, rows), count: total, hasMore: offset + rows.length < total };
+}
+
+async function writeExtras(db: DbOrTx, contactId: number, input: { extraInfo?: { name: string; value: string }[]; tagIds?: number[] }) {
+  if (input.extraInfo !== undefined) {
+    await db.delete(contactExtraInfo).where(eq(contactExtraInfo.contactId, contactId));
+    if (input.extraInfo.length)
+      await db.insert(contactExtraInfo).values(input.extraInfo.map((e) => ({ contactId, name: e.name, value: e.value })));
+  }
+  if (input.tagIds !== undefined) {
+    const unique = [...new Set(input.tagIds)];
+    if (unique.length) {
+      const found = await db.select({ id: tags.id }).from(tags).where(inArray(tags.id, unique));
+      if (found.length !== unique.length) throw new AppError("ERR_NO_TAG_FOUND");
+    }
+    await db.delete(contactTags).where(eq(contactTags.contactId, contactId));
+    if (unique.length) await db.insert(contactTags).values(unique.map((tagId) => ({ contactId, tagId })));
+  }
+}
+
+function mapDuplicate(err: unknown): never {
+  if (isUniqueViolation(err, "contacts_number_key") || isUniqueViolation(err, "contacts_lid_key"))
+    throw new AppError("ERR_DUPLICATED_CONTACT");
+  throw err;
+}
+
+type CreateInput = { name: string; number: string; email?: string; extraInfo?: { name: string; value: string }[]; tagIds?: number[] };
+
+export async function createContact(ctx: AppContext, input: CreateInput): Promise<Contact> {
+  const contact = await ctx.db
+    .transaction(async (tx) => {
+      const [row] = await tx
+        .insert(contacts)
+        .values({ name: input.name, number: input.number, email: input.email ?? "" })
+        .returning();
+      await writeExtras(tx, row.id, input);
+      return getContact(tx, row.id);
+    })
+    .catch(mapDuplicate);
+  ctx.events.publish("contact.saved", { action: "create", contact });
+  return contact;
+}
+
+/** POST /contact: the contact with this number, created when there is none. */
+export async function getOrCreateContact(ctx: AppContext, input: CreateInput): Promise<Contact> {
+  const [existing] = await ctx.db.select().from(contacts).where(eq(contacts.number, input.number));
+  if (existing) return (await hydrateContacts(ctx.db, [existing]))[0];
+  try {
+    return await createContact(ctx, input);
+  } catch (err) {
+    // a concurrent request created it first
+    if (err instanceof AppError && err.code === "ERR_DUPLICATED_CONTACT") {
+      const [row] = await ctx.db.select().from(contacts).where(eq(contacts.number, input.number));
+      if (row) return (await hydrateContacts(ctx.db, [row]))[0];
+    }
+    throw err;
+  }
+}
+
+export async function updateContact(ctx: AppContext, id: number, input: ContactUpdateBody): Promise<Contact> {
+  const contact = await ctx.db
+    .transaction(async (tx) => {
+      const [row] = await tx
+        .update(contacts)
+        .set({
+          ...(input.name !== undefined && { name: input.name }),
+          ...(input.number !== undefined && { number: input.number }),
+          ...(input.email !== undefined && { email: input.email }),
+          updatedAt: new Date(),
+        })
+        .where(eq(contacts.id, id))
+        .returning();
+      if (!row) throw new AppError("ERR_NO_CONTACT_FOUND");
+      await writeExtras(tx, id, input);
+      return getContact(tx, id);
+    })
+    .catch(mapDuplicate);
+  ctx.events.publish("contact.saved", { action: "update", contact });
+  return contact;
+}
+
+export async function deleteContact(ctx: AppContext, id: number): Promise<void> {
+  const deleted = await ctx.db.delete(contacts).where(eq(contacts.id, id)).returning({ id: contacts.id });
+  if (deleted.length === 0) throw new AppError("ERR_NO_CONTACT_FOUND");
+  ctx.events.publish("contact.deleted", { contactId: id });
+}
+
+export async function deleteAllContacts(ctx: AppContext): Promise<number> {
+  const deleted = await ctx.db.delete(contacts).returning({ id: contacts.id });
+  ctx.events.publish("contact.deletedAll", {});
+  return deleted.length;
+}
+
+// ---------- CSV import ----------
+
+/** Splits CSV text into rows of fields: quotes, escaped quotes, CRLF, and `,` or `;` separators. */
+export function parseCsv(text: string): string[][] {
+  const firstLine = text.slice(0, text.indexOf("\n") === -1 ? undefined : text.indexOf("\n"));
+  const sep = (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ";" : ",";
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"' && field === "") quoted = true;
+    else if (c === sep) {
+      row.push(field);
+      field = "";
+    } else if (c === "\n" || c === "\r") {
+      if (c === "\r" && text[i + 1] === "\n") i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
+    } else field += c;
+  }
+  if (field !== "" || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows.filter((r) => r.some((f) => f.trim() !== ""));
+}
+
+const HEADERS = {
+  name: ["name", "nome", "contato", "contact"],
+  number: ["number", "numero", "número", "telefone", "phone", "celular", "whatsapp", "fone"],
+  email: ["email", "e-mail", "mail"],
+};
+
+export const IMPORT_MAX_ROWS = 10_000;
+
+/**
+ * Imports contacts from CSV text. The first row is a header when it names the columns
+ * (name/nome, number/numero/telefone, email); otherwise the columns are name, number, email.
+ * Each row is validated like the contact form; existing numbers are skipped, never overwritten.
+ */
+export async function importContacts(ctx: AppContext, text: string) {
+  const rows = parseCsv(text.replace(/^\uFEFF/, ""));
+  if (rows.length > IMPORT_MAX_ROWS + 1) throw new AppError("ERR_VALIDATION", 400, { file: [`At most ${IMPORT_MAX_ROWS} rows`] });
+  let cols = { name: 0, number: 1, email: 2 };
+  let start = 0;
+  const header = rows[0]?.map((h) => h.trim().toLowerCase()) ?? [];
+  const find = (names: string[]) => header.findIndex((h) => names.includes(h));
+  if (find(HEADERS.number) >= 0) {
+    cols = { name: find(HEADERS.name), number: find(HEADERS.number), email: find(HEADERS.email) };
+    start = 1;
+  }
+  const report = { total: 0, created: 0, updated: 0, skipped: 0, errors: 0, rows: [] as ImportRow[] };
+  const parsed: { row: number; name: string; number: string; email: string }[] = [];
+  for (let i = start; i < rows.length; i++) {
+    const r = rows[i];
+    const raw = {
+      name: (r[cols.name] ?? "").trim(),
+      number: (r[cols.number] ?? "").trim(),
+      email: cols.email >= 0 ? (r[cols.email] ?? "").trim() : "",
+    };
+    report.total++;
+    const result = contactBody.safeParse({ name: raw.name || raw.number, number: raw.number, email: raw.email });
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      report.errors++;
+      report.rows.push({
+        row: i + 1,
+        status: "error",
+        name: raw.name,
+        number: raw.number,
+        error: `${issue.path.join(".")}: ${issue.message}`,
+      });
+      continue;
+    }
+    parsed.push({ row: i + 1, name: result.data.name, number: result.data.number, email: result.data.email });
+  }
+  // one query for the numbers that already exist
+  const numbers = [...new Set(parsed.map((p) => p.number))];
+  const existing = new Map<string, number>();
+  for (let i = 0; i < numbers.length; i += 1000) {
+    const found = await ctx.db
+      .select({ id: contacts.id, number: contacts.number })
+      .from(contacts)
+      .where(inArray(contacts.number, numbers.slice(i, i + 1000)));
+    for (const f of found) if (f.number) existing.set(f.number, f.id);
+  }
+  const toInsert: typeof parsed = [];
+  const seen = new Set<string>();
+  for (const p of parsed) {
+    if (existing.has(p.number) || seen.has(p.number)) {
+      report.skipped++;
+      report.rows.push({
+        row: p.row,
+        status: "skipped",
+        name: p.name,
+        number: p.number,
+        error: "ERR_DUPLICATED_CONTACT",
+        contactId: existing.get(p.number),
+      });
+      continue;
+    }
+    seen.add(p.number);
+    toInsert.push(p);
+  }
+  for (let i = 0; i < toInsert.length; i += 500) {
+    const chunk = toInsert.slice(i, i + 500);
+    const inserted = await ctx.db
+      .insert(contacts)
+      .values(chunk.map((p) => ({ name: p.name, number: p.number, email: p.email })))
+      .onConflictDoNothing()
+      .returning({ id: contacts.id, number: contacts.number });
+    const byNumber = new Map(inserted.map((r) => [r.number, r.id]));
+    for (const p of chunk) {
+      const id = byNumber.get(p.number);
+      if (id) {
+        report.created++;
+        report.rows.push({ row: p.row, status: "created", name: p.name, number: p.number, contactId: id });
+      } else {
+        report.skipped++;
+        report.rows.push({ row: p.row, status: "skipped", name: p.name, number: p.number, error: "ERR_DUPLICATED_CONTACT" });
+      }
+    }
+  }
+  report.rows.sort((a, b) => a.row - b.row);
+  if (report.created) ctx.events.publish("contact.imported", { created: report.created });
+  return report;
+}
+
+type ImportRow = {
+  row: number;
+  status: "created" | "updated" | "skipped" | "error";
+  name: string;
+  number: string;
+  error?: string;
+  contactId?: number;
+};
+
+export { normalizeNumber };

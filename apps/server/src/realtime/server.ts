@@ -1,0 +1,95 @@
+import type { ClientToServerEvents, ServerToClientEvents } from "@balcao/contract";
+import type { FastifyInstance } from "fastify";
+import { Server, type Socket } from "socket.io";
+import type { AppContext, SessionUser } from "../context.js";
+import { bearerToken, userFromToken } from "../http/guards.js";
+
+export interface SocketData {
+  user: SessionUser;
+}
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+/** Rooms every socket is put in on connect. */
+export const ROOM = {
+  /** every signed-in socket: CRUD events of contacts, users, queues, quick answers, settings */
+  all: "all",
+  /** admins: connection events (they carry the API token) */
+  admins: "profile:admin",
+  user: (id: number) => `user:${id}`,
+} as const;
+
+/**
+ * socket.io on the HTTP server of the app. A socket must present a valid access token
+ * (`auth.token`, or the `token` query the original client sends); anonymous sockets are refused.
+ */
+export function createRealtime(ctx: AppContext, app: FastifyInstance): RealtimeServer {
+  const io: RealtimeServer = new Server(app.server, {
+    path: "/socket.io",
+    serveClient: false,
+    cors: { origin: true, credentials: true },
+  });
+  io.use(async (socket, next) => {
+    try {
+      const raw =
+        (socket.handshake.auth as { token?: unknown })?.token ??
+        socket.handshake.query?.token ??
+        bearerToken(socket.handshake.headers.authorization);
+      const token = typeof raw === "string" ? raw.replace(/^Bearer\s+/i, "") : undefined;
+      const user = token ? await userFromToken(ctx, token) : null;
+      if (!user) return next(new Error("ERR_SESSION_EXPIRED"));
+      socket.data.user = user;
+      next();
+    } catch (err) {
+      ctx.log.error({ err }, "socket authentication failed");
+      next(new Error("ERR_INTERNAL"));
+    }
+  });
+  io.on("connection", (socket) => {
+    const user = socket.data.user;
+    socket.join([ROOM.all, ROOM.user(user.id), `profile:${user.profile}`]);
+  });
+  return io;
+}
+
+/** Turns the CRUD domain events into the spec's socket events, from one place. */
+export function bridgeCrudEvents(ctx: AppContext, io: RealtimeServer) {
+  const all = () => io.to(ROOM.all);
+  const { events } = ctx;
+  events.on("contact.saved", (p) => all().emit("contact", p));
+  events.on("contact.deleted", (p) => all().emit("contact", { action: "delete", contactId: p.contactId }));
+  events.on("contact.deletedAll", () => all().emit("contact", { action: "deleteAll" }));
+  events.on("contact.imported", (p) => all().emit("contact", { action: "import", created: p.created }));
+  events.on("user.saved", (p) => all().emit("user", p));
+  events.on("user.deleted", (p) => {
+    all().emit("user", { action: "delete", userId: p.userId });
+    // the deleted user's open sockets stop hearing anything
+    io.in(ROOM.user(p.userId)).disconnectSockets(true);
+  });
+  events.on("queue.saved", (p) => all().emit("queue", p));
+  events.on("queue.deleted", (p) => all().emit("queue", { action: "delete", queueId: p.queueId }));
+  events.on("quickAnswer.saved", (p) => all().emit("quickAnswer", p));
+  events.on("quickAnswer.deleted", (p) => all().emit("quickAnswer", { action: "delete", quickAnswerId: p.quickAnswerId }));
+  events.on("setting.updated", (p) =>
+    all().emit("settings", { action: "update", setting: { key: p.setting.key, value: p.setting.value } }),
+  );
+  events.on("whatsapp.saved", (p) => io.to(ROOM.admins).emit("whatsapp", { action: "update", whatsapp: p.whatsapp }));
+  events.on("whatsapp.deleted", (p) => io.to(ROOM.admins).emit("whatsapp", { action: "delete", whatsappId: p.whatsappId }));
+  events.on("whatsapp.session", (p) => io.to(ROOM.admins).emit("whatsappSession", { action: "update", session: p }));
+}
+
+/** Users whose profile or queues changed: their sockets refresh the data rooms depend on. */
+export function refreshSocketUsers(ctx: AppContext, io: RealtimeServer) {
+  ctx.events.on("user.saved", async ({ user }) => {
+    const sockets = await io.in(ROOM.user(user.id)).fetchSockets();
+    for (const s of sockets) {
+      const data = s.data as SocketData;
+      const wasProfile = data.user.profile;
+      data.user = { ...data.user, name: user.name, email: user.email, profile: user.profile, queueIds: user.queues.map((q) => q.id) };
+      if (wasProfile !== user.profile) {
+        s.leave(`profile:${wasProfile}`);
+        s.join(`profile:${user.profile}`);
+      }
+    }
+  });
+}

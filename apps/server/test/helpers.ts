@@ -1,0 +1,105 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { type App, buildApp } from "../src/app.js";
+import { type Config, DEMO_ADMIN, loadConfig } from "../src/config.js";
+import { type Database, openDatabase } from "../src/db/client.js";
+
+/**
+ * A fresh database for one test file: in-memory PGlite by default, or a new database on the
+ * PostgreSQL server of TEST_DATABASE_URL, dropped afterwards.
+ */
+export async function createTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    const database = await openDatabase({ dataDir: "memory://" });
+    return { database, drop: () => database.close() };
+  }
+  const name = `balcao_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const dbUrl = new URL(url);
+  dbUrl.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: dbUrl.toString(), poolSize: 5 });
+  return {
+    database,
+    drop: async () => {
+      await database.close();
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  const dataDir = mkdtempSync(join(tmpdir(), "balcao-test-"));
+  return loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    JWT_SECRET: "test-secret-test-secret-test-secret-0123456789",
+    LOG_LEVEL: "silent",
+    ...env,
+  });
+}
+
+export interface TestApp extends App {
+  config: Config;
+  /** Signs in and answers the access token. */
+  login(email?: string, password?: string): Promise<string>;
+  adminToken: string;
+  /** Creates a user through the API and answers its id and token. */
+  createUser(input: {
+    name?: string;
+    email?: string;
+    password?: string;
+    profile?: "admin" | "superv" | "user";
+    queueIds?: number[];
+  }): Promise<{ id: number; token: string; email: string }>;
+  teardown(): Promise<void>;
+}
+
+let userSeq = 0;
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const { database, drop } = await createTestDatabase();
+  const config = testConfig(env);
+  const built = await buildApp(config, { database, logger: false, serveWeb: false });
+  await built.app.ready();
+  const login = async (email: string = DEMO_ADMIN.email, password: string = DEMO_ADMIN.password) => {
+    const res = await built.app.inject({ method: "POST", url: "/auth/login", payload: { email, password } });
+    if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+    return res.json().token as string;
+  };
+  const adminToken = await login();
+  return {
+    ...built,
+    config,
+    login,
+    adminToken,
+    async createUser(input) {
+      const email = input.email ?? `user${++userSeq}-${randomBytes(3).toString("hex")}@test.local`;
+      const password = input.password ?? "secret1";
+      const res = await built.app.inject({
+        method: "POST",
+        url: "/users",
+        headers: { authorization: `Bearer ${adminToken}` },
+        payload: { name: input.name ?? "Test User", email, password, profile: input.profile ?? "user", queueIds: input.queueIds ?? [] },
+      });
+      if (res.statusCode !== 200) throw new Error(`createUser failed: ${res.statusCode} ${res.body}`);
+      return { id: res.json().id, email, token: await login(email, password) };
+    },
+    async teardown() {
+      await built.close();
+      await drop();
+      rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -1,0 +1,287 @@
+import { z } from "zod";
+import { PAGE_SIZE } from "./constants.js";
+import {
+  connectionStatusSchema,
+  channelTypeSchema,
+  contactSchema,
+  messageSchema,
+  profileSchema,
+  queueSchema,
+  quickAnswerSchema,
+  ticketSchema,
+  ticketStatusSchema,
+  userSchema,
+  whatsappSchema,
+} from "./entities.js";
+import { MSG, emailField, pageQuery, queryBool, requiredText } from "./validation.js";
+
+// ---------- auth (core §4, §7) ----------
+export const loginBody = z.object({
+  email: emailField,
+  password: z.string({ error: MSG.required }).min(1, MSG.required).max(200, MSG.tooLong),
+});
+export type LoginBody = z.infer<typeof loginBody>;
+
+export const authAnswer = z.object({ token: z.string(), user: userSchema });
+export type AuthAnswer = z.infer<typeof authAnswer>;
+
+export const passwordField = z.string({ error: MSG.required }).min(5, MSG.tooShort).max(50, MSG.tooLong);
+
+export const signupBody = z.object({
+  name: requiredText(2, 50),
+  email: emailField,
+  password: passwordField,
+});
+export type SignupBody = z.infer<typeof signupBody>;
+
+// ---------- users ----------
+export const userCreateBody = z.object({
+  name: requiredText(2, 50),
+  email: emailField,
+  password: passwordField,
+  profile: profileSchema.default("user"),
+  queueIds: z.array(z.number().int().positive()).default([]),
+});
+export type UserCreateBody = z.input<typeof userCreateBody>;
+
+export const userUpdateBody = z.object({
+  name: requiredText(2, 50).optional(),
+  email: emailField.optional(),
+  /** Empty keeps the current password. */
+  password: z.union([z.literal(""), passwordField]).optional(),
+  profile: profileSchema.optional(),
+  queueIds: z.array(z.number().int().positive()).optional(),
+});
+export type UserUpdateBody = z.input<typeof userUpdateBody>;
+
+export const usersQuery = z.object({
+  searchParam: z.string().trim().max(100).default(""),
+  ...pageQuery(PAGE_SIZE.users.max, PAGE_SIZE.users.default),
+});
+export const usersAnswer = z.object({ users: z.array(userSchema), count: z.number(), hasMore: z.boolean() });
+export type UsersAnswer = z.infer<typeof usersAnswer>;
+
+// ---------- queues ----------
+const queueFields = z.object({
+  name: requiredText(2, 50, MSG.obrigatorio),
+  color: requiredText(3, 9, MSG.obrigatorio),
+  greetingMessage: z.string().max(30000, MSG.tooLong),
+});
+export const queueBody = queueFields.extend({ greetingMessage: queueFields.shape.greetingMessage.default("") });
+export type QueueBody = z.input<typeof queueBody>;
+/** Updates change only what is sent. */
+export const queueUpdateBody = queueFields.partial();
+export const queuesAnswer = z.array(queueSchema);
+
+// ---------- contacts ----------
+/** Digits only, country code 55 added when missing (numbers of 10 or 11 digits are Brazilian). */
+export function normalizeNumber(raw: string, countryCode = "55"): string {
+  const digits = raw.replace(/\D/g, "");
+  if (digits.length === 10 || digits.length === 11) return countryCode + digits;
+  return digits;
+}
+
+export const contactNumberField = z
+  .string({ error: MSG.required })
+  .trim()
+  .min(8, MSG.tooShort)
+  .max(50, MSG.tooLong)
+  .refine((v) => /^[\d\s()+\-.]+$/.test(v), "Invalid number")
+  .transform((v) => normalizeNumber(v))
+  .refine((v) => v.length >= 8 && v.length <= 20, "Invalid number");
+
+export const extraInfoInput = z.object({
+  name: z.string().trim().min(1, MSG.required).max(100, MSG.tooLong),
+  value: z.string().trim().max(1000, MSG.tooLong),
+});
+
+const contactFields = z.object({
+  name: requiredText(2, 50),
+  number: contactNumberField,
+  email: z.union([z.literal(""), z.string().trim().toLowerCase().pipe(z.email(MSG.invalidEmail))]),
+  extraInfo: z.array(extraInfoInput).max(50),
+  tagIds: z.array(z.number().int().positive()).max(50),
+});
+export const contactBody = contactFields.extend({
+  email: contactFields.shape.email.default(""),
+  extraInfo: contactFields.shape.extraInfo.default([]),
+  tagIds: contactFields.shape.tagIds.default([]),
+});
+export type ContactBody = z.input<typeof contactBody>;
+export const contactUpdateBody = contactFields.partial();
+export type ContactUpdateBody = z.input<typeof contactUpdateBody>;
+
+export const contactsQuery = z.object({
+  searchParam: z.string().trim().max(100).default(""),
+  ...pageQuery(PAGE_SIZE.contacts.max, PAGE_SIZE.contacts.default),
+});
+export const contactsAnswer = z.object({ contacts: z.array(contactSchema), count: z.number(), hasMore: z.boolean() });
+export type ContactsAnswer = z.infer<typeof contactsAnswer>;
+
+export const importRowResult = z.object({
+  row: z.number(),
+  status: z.enum(["created", "updated", "skipped", "error"]),
+  name: z.string(),
+  number: z.string(),
+  error: z.string().optional(),
+  contactId: z.number().optional(),
+});
+export const importAnswer = z.object({
+  total: z.number(),
+  created: z.number(),
+  updated: z.number(),
+  skipped: z.number(),
+  errors: z.number(),
+  rows: z.array(importRowResult),
+});
+export type ImportAnswer = z.infer<typeof importAnswer>;
+
+// ---------- quick answers ----------
+export const quickAnswerBody = z.object({
+  shortcut: requiredText(2, 100),
+  message: requiredText(8, 30000),
+});
+export type QuickAnswerBody = z.input<typeof quickAnswerBody>;
+export const quickAnswersQuery = z.object({
+  searchParam: z.string().trim().max(100).default(""),
+  ...pageQuery(PAGE_SIZE.quickAnswers.max, PAGE_SIZE.quickAnswers.default),
+});
+export const quickAnswersAnswer = z.object({ quickAnswers: z.array(quickAnswerSchema), count: z.number(), hasMore: z.boolean() });
+export type QuickAnswersAnswer = z.infer<typeof quickAnswersAnswer>;
+
+// ---------- settings ----------
+export const settingUpdateBody = z.object({ value: z.string().max(100_000, MSG.tooLong) });
+
+// ---------- tags ----------
+export const tagBody = z.object({ name: requiredText(1, 50), color: requiredText(3, 9) });
+
+// ---------- tickets ----------
+export const ticketsQuery = z.object({
+  searchParam: z.string().trim().max(100).default(""),
+  ...pageQuery(PAGE_SIZE.tickets.max, PAGE_SIZE.tickets.default),
+  status: ticketStatusSchema.optional(),
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
+  showAll: queryBool.default(false),
+  /** JSON array ("[1,2]") as the original client sends, or a comma list. */
+  queueIds: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return undefined;
+      try {
+        const parsed = v.trim().startsWith("[") ? JSON.parse(v) : v.split(",");
+        const ids = (parsed as unknown[]).map((x) => Number(x));
+        if (ids.some((n) => !Number.isInteger(n) || n <= 0)) throw new Error();
+        return ids;
+      } catch {
+        ctx.addIssue({ code: "custom", message: "Invalid queueIds" });
+        return z.NEVER;
+      }
+    }),
+  withUnreadMessages: queryBool.default(false),
+  isGroup: queryBool.optional(),
+  userId: z.coerce.number().int().positive().optional(),
+});
+export type TicketsQuery = z.input<typeof ticketsQuery>;
+export const ticketsAnswer = z.object({ tickets: z.array(ticketSchema), count: z.number(), hasMore: z.boolean() });
+export type TicketsAnswer = z.infer<typeof ticketsAnswer>;
+
+export const ticketCreateBody = z.object({
+  contactId: z.number().int().positive(),
+  queueId: z.number().int().positive().nullish(),
+  userId: z.number().int().positive().nullish(),
+  whatsappId: z.number().int().positive().nullish(),
+  status: z.literal("open").default("open"),
+});
+export const ticketUpdateBody = z.object({
+  status: ticketStatusSchema.optional(),
+  userId: z.number().int().positive().nullable().optional(),
+  queueId: z.number().int().positive().nullable().optional(),
+  whatsappId: z.number().int().positive().optional(),
+  transf: z.boolean().optional(),
+});
+export type TicketUpdateBody = z.input<typeof ticketUpdateBody>;
+
+// ---------- messages ----------
+export const messagesQuery = z.object({
+  ...pageQuery(PAGE_SIZE.messages.max, PAGE_SIZE.messages.default),
+});
+export const messagesAnswer = z.object({
+  messages: z.array(messageSchema),
+  ticket: ticketSchema.optional(),
+  count: z.number(),
+  hasMore: z.boolean(),
+});
+export type MessagesAnswer = z.infer<typeof messagesAnswer>;
+export const messageSendBody = z.object({
+  body: z.string().max(65_536, MSG.tooLong).default(""),
+  quotedMsg: z.object({ id: z.number().int().positive() }).passthrough().nullish(),
+  fromMe: z.boolean().optional(),
+  read: z.boolean().optional(),
+  mediaUrl: z.string().optional(),
+});
+export type MessageSendBody = z.input<typeof messageSendBody>;
+
+// ---------- connections ----------
+const whatsappFields = z.object({
+  name: requiredText(2, 50),
+  type: channelTypeSchema,
+  isDefault: z.boolean(),
+  acceptCalls: z.boolean(),
+  callRefuseMessage: z.string().max(5000, MSG.tooLong),
+  greetingMessage: z.string().max(30000, MSG.tooLong),
+  farewellMessage: z.string().max(30000, MSG.tooLong),
+  /** The message-API token; empty clears it. */
+  token: z.string().trim().max(200, MSG.tooLong),
+  queueIds: z.array(z.number().int().positive()),
+});
+export const whatsappBody = whatsappFields.extend({
+  type: whatsappFields.shape.type.default("baileys"),
+  isDefault: whatsappFields.shape.isDefault.default(false),
+  acceptCalls: whatsappFields.shape.acceptCalls.default(true),
+  callRefuseMessage: whatsappFields.shape.callRefuseMessage.default(""),
+  greetingMessage: whatsappFields.shape.greetingMessage.default(""),
+  farewellMessage: whatsappFields.shape.farewellMessage.default(""),
+  token: whatsappFields.shape.token.optional(),
+  queueIds: whatsappFields.shape.queueIds.default([]),
+});
+export type WhatsappBody = z.input<typeof whatsappBody>;
+export const whatsappUpdateBody = whatsappFields.partial();
+export type WhatsappUpdateBody = z.input<typeof whatsappUpdateBody>;
+export const whatsappsAnswer = z.array(whatsappSchema);
+export const typebotSettingsBody = z
+  .object({
+    enabled: z.boolean(),
+    baseUrl: z.string().trim().max(500).default(""),
+    slug: z.string().trim().max(200).default(""),
+    /** Sent only when filled; blank keeps the existing key. */
+    apiKey: z.string().max(500).optional(),
+  })
+  .refine((v) => !v.enabled || (v.baseUrl.length > 0 && v.slug.length > 0), {
+    message: MSG.required,
+    path: ["baseUrl"],
+  });
+export const typebotSettingsAnswer = z.object({ enabled: z.boolean(), baseUrl: z.string(), slug: z.string(), hasApiKey: z.boolean() });
+export const whatsappSessionPayload = z.object({
+  id: z.number(),
+  status: connectionStatusSchema,
+  qrcode: z.string(),
+  retries: z.number(),
+  updatedAt: z.string(),
+});
+
+export const colorsAnswer = z.object({
+  loginPagePrimaryColor: z.string(),
+  loginPageSecondaryColor: z.string(),
+  topbarColor: z.string(),
+  secondaryColor: z.string(),
+  darkMode: z.string(),
+  logoLogin: z.string(),
+  favicon: z.string(),
+});
+export type ColorsAnswer = z.infer<typeof colorsAnswer>;
+
+export { queueSchema, contactSchema, userSchema, quickAnswerSchema, ticketSchema, messageSchema, whatsappSchema };

@@ -1,0 +1,154 @@
+import { z } from "zod";
+
+export const PROFILES = ["admin", "superv", "user"] as const;
+export const profileSchema = z.enum(PROFILES);
+export type Profile = z.infer<typeof profileSchema>;
+
+export const TICKET_STATUSES = ["pending", "open", "closed"] as const;
+export const ticketStatusSchema = z.enum(TICKET_STATUSES);
+export type TicketStatus = z.infer<typeof ticketStatusSchema>;
+
+export const MEDIA_TYPES = ["chat", "image", "audio", "video", "document", "sticker", "location", "vcard", "call_log", "other"] as const;
+export const mediaTypeSchema = z.enum(MEDIA_TYPES);
+export type MediaType = z.infer<typeof mediaTypeSchema>;
+
+export const CONNECTION_STATUSES = ["DISCONNECTED", "OPENING", "qrcode", "CONNECTED", "PAIRING", "TIMEOUT"] as const;
+export const connectionStatusSchema = z.enum(CONNECTION_STATUSES);
+export type ConnectionStatus = z.infer<typeof connectionStatusSchema>;
+
+export const CHANNEL_TYPES = ["baileys", "simulator"] as const;
+export const channelTypeSchema = z.enum(CHANNEL_TYPES);
+export type ChannelType = z.infer<typeof channelTypeSchema>;
+
+const isoDate = z.string();
+
+export const queueSummarySchema = z.object({ id: z.number(), name: z.string(), color: z.string() });
+export type QueueSummary = z.infer<typeof queueSummarySchema>;
+
+export const queueSchema = queueSummarySchema.extend({
+  greetingMessage: z.string(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type Queue = z.infer<typeof queueSchema>;
+
+export const userSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  email: z.string(),
+  profile: profileSchema,
+  queues: z.array(queueSummarySchema),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type User = z.infer<typeof userSchema>;
+
+export const tagSchema = z.object({ id: z.number(), name: z.string(), color: z.string() });
+export type Tag = z.infer<typeof tagSchema>;
+
+export const extraInfoSchema = z.object({ id: z.number().optional(), name: z.string(), value: z.string() });
+export type ExtraInfo = z.infer<typeof extraInfoSchema>;
+
+export const contactSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  number: z.string().nullable(),
+  lid: z.string().nullable(),
+  email: z.string(),
+  profilePicUrl: z.string(),
+  isGroup: z.boolean(),
+  extraInfo: z.array(extraInfoSchema),
+  tags: z.array(tagSchema),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type Contact = z.infer<typeof contactSchema>;
+
+export const quickAnswerSchema = z.object({
+  id: z.number(),
+  shortcut: z.string(),
+  message: z.string(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type QuickAnswer = z.infer<typeof quickAnswerSchema>;
+
+export const settingSchema = z.object({ key: z.string(), value: z.string() });
+export type Setting = z.infer<typeof settingSchema>;
+
+export const whatsappSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  type: channelTypeSchema,
+  status: connectionStatusSchema,
+  qrcode: z.string(),
+  retries: z.number(),
+  number: z.string(),
+  disconnectReason: z.string(),
+  isDefault: z.boolean(),
+  acceptCalls: z.boolean(),
+  callRefuseMessage: z.string(),
+  greetingMessage: z.string(),
+  farewellMessage: z.string(),
+  /** The message-API token of this connection. Shown to admins so they can copy it. */
+  token: z.string(),
+  queues: z.array(queueSummarySchema),
+  typebot: z.object({ enabled: z.boolean(), baseUrl: z.string(), slug: z.string(), hasApiKey: z.boolean() }),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type Whatsapp = z.infer<typeof whatsappSchema>;
+
+export const ticketSchema = z.object({
+  id: z.number(),
+  status: ticketStatusSchema,
+  lastMessage: z.string(),
+  unreadMessages: z.number(),
+  isGroup: z.boolean(),
+  transf: z.boolean(),
+  contactId: z.number(),
+  contact: contactSchema.pick({ id: true, name: true, number: true, lid: true, email: true, profilePicUrl: true, isGroup: true }),
+  userId: z.number().nullable(),
+  user: z.object({ id: z.number(), name: z.string() }).nullable(),
+  queueId: z.number().nullable(),
+  queue: queueSummarySchema.nullable(),
+  whatsappId: z.number().nullable(),
+  whatsapp: z.object({ id: z.number(), name: z.string() }).nullable(),
+  tags: z.array(tagSchema),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type Ticket = z.infer<typeof ticketSchema>;
+
+export const quotedMessageSchema = z.object({
+  id: z.number(),
+  body: z.string(),
+  fromMe: z.boolean(),
+  mediaType: mediaTypeSchema,
+  mediaUrl: z.string().nullable(),
+  isDeleted: z.boolean(),
+  contact: z.object({ id: z.number(), name: z.string() }).nullable(),
+});
+
+export const messageSchema = z.object({
+  id: z.number(),
+  wid: z.string().nullable(),
+  body: z.string(),
+  fromMe: z.boolean(),
+  read: z.boolean(),
+  ack: z.number().int().min(0).max(4),
+  isDeleted: z.boolean(),
+  isEdited: z.boolean(),
+  mediaType: mediaTypeSchema,
+  mediaUrl: z.string().nullable(),
+  mimetype: z.string().nullable(),
+  fileName: z.string().nullable(),
+  ticketId: z.number(),
+  contactId: z.number().nullable(),
+  contact: z.object({ id: z.number(), name: z.string(), profilePicUrl: z.string() }).nullable(),
+  quotedMsgId: z.number().nullable(),
+  quotedMsg: quotedMessageSchema.nullable(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type Message = z.infer<typeof messageSchema>;

@@ -1,0 +1,34 @@
+import type { Contact, Message, Queue, QuickAnswer, Setting, Ticket, User, Whatsapp } from "./entities.js";
+import type { TicketStatus, ConnectionStatus } from "./entities.js";
+
+/** Socket events the server emits and their payloads (core §4, document 001 §4). */
+export interface ServerToClientEvents {
+  contact: (
+    p:
+      | { action: "create" | "update"; contact: Contact }
+      | { action: "delete"; contactId: number }
+      | { action: "deleteAll" }
+      | { action: "import"; created: number },
+  ) => void;
+  user: (p: { action: "create" | "update"; user: User } | { action: "delete"; userId: number }) => void;
+  queue: (p: { action: "create" | "update"; queue: Queue } | { action: "delete"; queueId: number }) => void;
+  quickAnswer: (p: { action: "create" | "update"; quickAnswer: QuickAnswer } | { action: "delete"; quickAnswerId: number }) => void;
+  settings: (p: { action: "update"; setting: Setting }) => void;
+  ticket: (
+    p: { action: "update"; ticket: Ticket } | { action: "delete"; ticketId: number } | { action: "updateUnread"; ticketId: number },
+  ) => void;
+  appMessage: (p: { action: "create" | "update"; message: Message; ticket: Ticket; contact: Ticket["contact"] }) => void;
+  whatsapp: (p: { action: "update"; whatsapp: Whatsapp } | { action: "delete"; whatsappId: number }) => void;
+  whatsappSession: (p: {
+    action: "update";
+    session: { id: number; status: ConnectionStatus; qrcode: string; retries: number; updatedAt: string };
+  }) => void;
+  typing: (p: { ticketId: number; typing: boolean }) => void;
+}
+
+export interface ClientToServerEvents {
+  joinTickets: (status: TicketStatus | "notification") => void;
+  joinNotification: () => void;
+  joinChatBox: (ticketId: number | string) => void;
+  leaveChatBox: (ticketId: number | string) => void;
+}

@@ -1,0 +1,36 @@
+import { z } from "zod";
+
+/** The spec's form messages, used verbatim by forms and the server. */
+export const MSG = {
+  tooShort: "Too Short!",
+  tooLong: "Too Long!",
+  required: "Required",
+  invalidEmail: "Invalid email",
+  obrigatorio: "Obrigatório*",
+} as const;
+
+/** A required, trimmed string with the spec's length messages. */
+export function requiredText(min: number, max: number, requiredMessage: string = MSG.required) {
+  return z.string({ error: requiredMessage }).trim().min(1, requiredMessage).min(min, MSG.tooShort).max(max, MSG.tooLong);
+}
+
+export const idParam = z.object({ id: z.coerce.number().int().positive() });
+
+export const emailField = z.string({ error: MSG.required }).trim().toLowerCase().min(1, MSG.required).pipe(z.email(MSG.invalidEmail));
+
+/** Query-string boolean: "true"/"false"/"1"/"0". */
+export const queryBool = z
+  .union([z.boolean(), z.enum(["true", "false", "1", "0"])])
+  .transform((v) => v === true || v === "true" || v === "1");
+
+export function pageQuery(max: number, def: number) {
+  return {
+    pageNumber: z.coerce.number().int().min(1).default(1),
+    rowsPerPage: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(def)
+      .transform((n) => Math.min(n, max)),
+  };
+}
