@@ -47,7 +47,15 @@ export interface InboundMessage {
 export type Ack = 0 | 1 | 2 | 3 | 4;
 
 export type ChannelEvent =
-  | { type: "status"; status: ConnectionStatus; qrcode?: string; reason?: string; number?: string }
+  | {
+      type: "status";
+      status: ConnectionStatus;
+      qrcode?: string;
+      reason?: string;
+      number?: string;
+      /** automatic reconnect attempts since the last successful connection (whatsappSession `retries`) */
+      retries?: number;
+    }
   | { type: "message"; message: InboundMessage }
   | { type: "ack"; id: string; ack: Ack }
   | { type: "edit"; id: string; body: string; editedAt?: Date }
