@@ -44,6 +44,9 @@ export function testConfig(env: Record<string, string> = {}): Config {
     DATA_DIR: dataDir,
     JWT_SECRET: "test-secret-test-secret-test-secret-0123456789",
     LOG_LEVEL: "silent",
+    // generous login limits so suites can sign in many users; the rate-limit tests set their own
+    LOGIN_RATE_PER_IP: "10000",
+    LOGIN_RATE_PER_EMAIL: "1000",
     ...env,
   });
 }
