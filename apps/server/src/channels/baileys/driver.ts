@@ -1,0 +1,477 @@
+import { downloadMediaMessage, makeWASocket } from "baileys";
+import type { BaileysEventMap, WAMessage } from "baileys";
+import type { ConnectionStatus } from "@balcao/contract";
+import type { Address, ChannelDeps, ChannelEvent, ChannelSession, OutboundContent, QuotedRef, SentMessage } from "../channel.js";
+import { addressToJid, digitsOnly, parseJid, personFromJids, personJid, PN_SERVER, STATUS_BROADCAST } from "./address.js";
+import { loadAuthState } from "./auth-state.js";
+import { baileysLogger } from "./logger.js";
+import { acksFromReceipts, acksFromUpdates, lidsWithoutNumber, normalizeCall, normalizeMessage, toDate } from "./normalize.js";
+import { toBaileysContent, toQuotedMessage } from "./outbound.js";
+import { DEFAULT_RECONNECT_POLICY, decideOnDisconnect, DisconnectCode, type ReconnectPolicyOptions } from "./policy.js";
+import { type Clock, createRateLimiter, type RateLimitOptions, realClock } from "./rate-limit.js";
+import type { BaileysSocketConfig, SocketFactory, WASocketLike } from "./socket.js";
+
+export interface Timer {
+  set(fn: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+const realTimer: Timer = {
+  set: (fn, ms) => setTimeout(fn, ms),
+  clear: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+};
+
+export interface BaileysChannelOptions {
+  /** Builds the socket; defaults to Baileys' makeWASocket. Tests inject a fake. */
+  socketFactory?: SocketFactory;
+  policy?: Partial<ReconnectPolicyOptions>;
+  rateLimit?: Partial<RateLimitOptions>;
+  /** pacing clock of the send rate limiter */
+  clock?: Clock;
+  /** schedules delayed reconnects */
+  timer?: Timer;
+  /** jitter source for reconnects and sends */
+  random?: () => number;
+  /** downloads a message's media; defaults to Baileys' downloadMediaMessage */
+  downloadMedia?: (msg: WAMessage, sock: WASocketLike) => Promise<Buffer>;
+}
+
+/** Error codes of the spec's catalogue (core §8) the driver can raise; the caller maps them to HTTP. */
+export type BaileysErrorCode = "ERR_WAPP_NOT_INITIALIZED" | "ERR_SENDING_WAPP_MSG" | "ERR_DELETE_WAPP_MSG" | "ERR_WAPP_CHECK_CONTACT";
+
+export class BaileysChannelError extends Error {
+  constructor(
+    readonly code: BaileysErrorCode,
+    options?: { cause?: unknown },
+  ) {
+    super(code, options);
+    this.name = "BaileysChannelError";
+  }
+}
+
+type Phase = "idle" | "connecting" | "pairing" | "open" | "waiting" | "stopped";
+
+const LID_CACHE_LIMIT = 5_000;
+const CALL_CACHE_LIMIT = 200;
+
+function statusCodeOf(error: unknown): number | undefined {
+  const e = error as { output?: { statusCode?: unknown }; statusCode?: unknown } | undefined;
+  const code = e?.output?.statusCode ?? e?.statusCode;
+  return typeof code === "number" ? code : undefined;
+}
+
+function remember<K, V>(map: Map<K, V>, key: K, value: V, limit: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > limit) map.delete(map.keys().next().value as K);
+}
+
+const defaultDownload = (msg: WAMessage, sock: WASocketLike, logger: ReturnType<typeof baileysLogger>): Promise<Buffer> =>
+  downloadMediaMessage(
+    msg,
+    "buffer",
+    {},
+    sock.updateMediaMessage ? { reuploadRequest: sock.updateMediaMessage, logger } : undefined,
+  ) as Promise<Buffer>;
+
+/**
+ * A WhatsApp session over Baileys. Emits status events through its lifecycle (OPENING → qrcode →
+ * CONNECTED; DISCONNECTED/TIMEOUT with a reason when it stops), inbound messages, acks, edits,
+ * deletes, reactions and calls; sends through a per-session rate limiter.
+ */
+export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOptions = {}): ChannelSession {
+  const factory: SocketFactory = opts.socketFactory ?? ((config) => makeWASocket(config));
+  const policy: ReconnectPolicyOptions = { ...DEFAULT_RECONNECT_POLICY, ...opts.policy };
+  const random = opts.random ?? Math.random;
+  const timer = opts.timer ?? realTimer;
+  const limiter = createRateLimiter(opts.rateLimit, opts.clock ?? realClock, random);
+  const log = deps.log;
+  const bLogger = baileysLogger(log, { whatsappId: deps.whatsappId });
+  const download = opts.downloadMedia ?? ((msg: WAMessage, sock: WASocketLike) => defaultDownload(msg, sock, bLogger));
+
+  let sock: WASocketLike | undefined;
+  let detach: (() => void) | undefined;
+  let phase: Phase = "idle";
+  /** bumps on every socket change; events of an older socket are ignored */
+  let generation = 0;
+  let retries = 0;
+  let qrCodesShown = 0;
+  let badSessionStreak = 0;
+  let reconnectHandle: unknown;
+
+  const lidToPn = new Map<string, string>();
+  const callJids = new Map<string, string>();
+
+  // lifecycle steps (start, stop, closes, timers) run one at a time
+  let lifecycle: Promise<unknown> = Promise.resolve();
+  const serial = <T>(step: () => Promise<T>): Promise<T> => {
+    const next = lifecycle.then(step);
+    lifecycle = next.catch((err) =>
+      log.error({ whatsappId: deps.whatsappId, err: (err as Error)?.message }, "baileys lifecycle step failed"),
+    );
+    return next;
+  };
+
+  // inbound batches keep their order
+  let inbound: Promise<unknown> = Promise.resolve();
+
+  const emit = (event: ChannelEvent) => {
+    try {
+      deps.emit(event);
+    } catch (err) {
+      log.error({ whatsappId: deps.whatsappId, type: event.type, err: (err as Error)?.message }, "channel event handler failed");
+    }
+  };
+
+  const emitStatus = (status: ConnectionStatus, extra: { qrcode?: string; reason?: string; number?: string } = {}) => {
+    emit({
+      type: "status",
+      status,
+      qrcode: extra.qrcode ?? "",
+      retries,
+      ...(extra.reason ? { reason: extra.reason } : {}),
+      ...(extra.number ? { number: extra.number } : {}),
+    });
+  };
+
+  /** Ends the current socket after removing our listeners, and cancels a pending reconnect. */
+  const teardown = () => {
+    generation += 1;
+    if (reconnectHandle !== undefined) {
+      timer.clear(reconnectHandle);
+      reconnectHandle = undefined;
+    }
+    const old = sock;
+    sock = undefined;
+    detach?.();
+    detach = undefined;
+    if (old) {
+      try {
+        const ended = old.end(undefined);
+        if (ended instanceof Promise) ended.catch(() => undefined);
+      } catch {
+        // already closed
+      }
+    }
+  };
+
+  const selfAddress = (s: WASocketLike): Address | undefined => {
+    const a = personFromJids([s.user?.id, s.user?.lid]);
+    return a.number || a.lid ? a : undefined;
+  };
+
+  const lookupPn = async (s: WASocketLike, lid: string): Promise<string | undefined> => {
+    const cached = lidToPn.get(lid);
+    if (cached) return cached;
+    try {
+      const pnJid = await s.signalRepository?.lidMapping?.getPNForLID(`${lid}@lid`);
+      const pn = parseJid(pnJid)?.kind === "pn" ? parseJid(pnJid)!.user : undefined;
+      if (pn) remember(lidToPn, lid, pn, LID_CACHE_LIMIT);
+      return pn;
+    } catch (err) {
+      log.debug({ whatsappId: deps.whatsappId, err: (err as Error)?.message }, "lid lookup failed");
+      return undefined;
+    }
+  };
+
+  const handleUpsert = async (s: WASocketLike, gen: number, messages: WAMessage[]) => {
+    for (const msg of messages) {
+      if (gen !== generation) return;
+      const found = new Map<string, string>();
+      for (const lid of lidsWithoutNumber(msg)) {
+        const pn = await lookupPn(s, lid);
+        if (pn) found.set(lid, pn);
+      }
+      const event = normalizeMessage(msg, {
+        pnForLid: (lid) => found.get(lid) ?? lidToPn.get(lid),
+        download: (m) => download(m, s),
+        self: selfAddress(s),
+      });
+      if (event) emit(event);
+    }
+  };
+
+  const attach = (s: WASocketLike, gen: number, saveCreds: () => Promise<void>, creds: object) => {
+    const handlers: { [K in keyof BaileysEventMap]?: (arg: BaileysEventMap[K]) => void } = {
+      "connection.update": (update) => {
+        if (gen !== generation) return;
+        if (typeof update.qr === "string" && update.qr) {
+          qrCodesShown += 1;
+          phase = "pairing";
+          if (qrCodesShown > policy.maxQrCodes) {
+            void serial(async () => {
+              if (gen !== generation) return;
+              teardown();
+              phase = "stopped";
+              emitStatus("TIMEOUT", { reason: "qrAttemptsExhausted" });
+            });
+            return;
+          }
+          emitStatus("qrcode", { qrcode: update.qr });
+        }
+        if (update.connection === "open") {
+          phase = "open";
+          retries = 0;
+          qrCodesShown = 0;
+          badSessionStreak = 0;
+          emitStatus("CONNECTED", { number: parseJid(s.user?.id)?.user });
+        } else if (update.connection === "close") {
+          const code = statusCodeOf(update.lastDisconnect?.error);
+          void serial(() => handleClose(gen, code));
+        }
+      },
+      "creds.update": (update) => {
+        if (gen !== generation) return;
+        Object.assign(creds, update);
+        saveCreds().catch((err) =>
+          log.error({ whatsappId: deps.whatsappId, err: (err as Error)?.message }, "saving WhatsApp credentials failed"),
+        );
+      },
+      "messages.upsert": ({ messages, type }) => {
+        if (gen !== generation || (type !== "notify" && type !== "append")) return;
+        inbound = inbound
+          .then(() => handleUpsert(s, gen, messages))
+          .catch((err) => log.error({ whatsappId: deps.whatsappId, err: (err as Error)?.message }, "inbound message failed"));
+      },
+      "messages.update": (updates) => {
+        if (gen !== generation) return;
+        for (const e of acksFromUpdates(updates)) emit(e);
+      },
+      "message-receipt.update": (receipts) => {
+        if (gen !== generation) return;
+        for (const e of acksFromReceipts(receipts)) emit(e);
+      },
+      call: (calls) => {
+        if (gen !== generation) return;
+        for (const call of calls) {
+          const event = normalizeCall(call, { pnForLid: (lid) => lidToPn.get(lid) });
+          if (!event) continue;
+          remember(callJids, call.id, call.from, CALL_CACHE_LIMIT);
+          emit(event);
+        }
+      },
+      "lid-mapping.update": ({ lid, pn }) => {
+        const l = parseJid(lid);
+        const p = parseJid(pn);
+        if (l?.kind === "lid" && p?.kind === "pn") remember(lidToPn, l.user, p.user, LID_CACHE_LIMIT);
+      },
+    };
+    const entries = Object.entries(handlers) as [keyof BaileysEventMap, (arg: unknown) => void][];
+    for (const [event, handler] of entries) s.ev.on(event, handler);
+    detach = () => {
+      for (const [event, handler] of entries) s.ev.off(event, handler);
+    };
+  };
+
+  const connect = async () => {
+    teardown();
+    phase = "connecting";
+    const gen = generation;
+    const auth = await loadAuthState(deps.authState);
+    if (gen !== generation) return;
+    const config: BaileysSocketConfig = {
+      auth: auth.state,
+      logger: bLogger,
+      // the phone keeps its notifications; attendants often use both
+      markOnlineOnConnect: false,
+      syncFullHistory: false,
+      shouldIgnoreJid: (jid) => jid === STATUS_BROADCAST || jid.endsWith("@newsletter"),
+      getMessage: async (key) => {
+        if (!key.id) return undefined;
+        const found = await deps.getMessage(key.id);
+        return found ? { conversation: found.body } : undefined;
+      },
+    };
+    const s = factory(config);
+    sock = s;
+    attach(s, gen, auth.saveCreds, auth.state.creds);
+  };
+
+  const handleClose = async (gen: number, statusCode: number | undefined) => {
+    if (gen !== generation) return;
+    const decision = decideOnDisconnect(
+      { statusCode, retries, pairing: phase === "pairing", qrCodesShown, badSessionStreak },
+      policy,
+      random,
+    );
+    badSessionStreak = statusCode === DisconnectCode.badSession ? badSessionStreak + 1 : 0;
+    log.info({ whatsappId: deps.whatsappId, statusCode, decision: decision.action, reason: decision.reason }, "WhatsApp connection closed");
+    teardown();
+    if (decision.clearAuth) {
+      await deps.authState.clear();
+      badSessionStreak = 0;
+    }
+    if (decision.action === "stop") {
+      phase = "stopped";
+      emitStatus(decision.status, { reason: decision.reason });
+      return;
+    }
+    if (decision.countRetry) retries += 1;
+    // a new batch of QR codes replaces the old one without flashing the dialog shut
+    if (decision.reason !== "qrExpired") emitStatus("OPENING", { reason: decision.reason });
+    if (decision.delayMs <= 0) {
+      await connect();
+      return;
+    }
+    phase = "waiting";
+    const waitGen = generation;
+    reconnectHandle = timer.set(() => {
+      reconnectHandle = undefined;
+      void serial(async () => {
+        if (waitGen !== generation) return;
+        await connect();
+      });
+    }, decision.delayMs);
+  };
+
+  const connected = (): WASocketLike => {
+    if (!sock || phase !== "open") throw new BaileysChannelError("ERR_WAPP_NOT_INITIALIZED");
+    return sock;
+  };
+
+  const session: ChannelSession = {
+    whatsappId: deps.whatsappId,
+    type: "baileys",
+
+    start: () =>
+      serial(async () => {
+        if (sock && (phase === "open" || phase === "connecting" || phase === "pairing")) return;
+        retries = 0;
+        qrCodesShown = 0;
+        emitStatus("OPENING");
+        await connect();
+      }),
+
+    stop: () =>
+      serial(async () => {
+        teardown();
+        phase = "stopped";
+      }),
+
+    logout: () =>
+      serial(async () => {
+        const s = sock;
+        const wasOpen = phase === "open";
+        detach?.();
+        detach = undefined;
+        if (s && wasOpen) {
+          try {
+            await s.logout();
+          } catch (err) {
+            log.warn({ whatsappId: deps.whatsappId, err: (err as Error)?.message }, "WhatsApp logout failed; clearing the session anyway");
+          }
+        }
+        teardown();
+        await deps.authState.clear();
+        phase = "stopped";
+        retries = 0;
+        qrCodesShown = 0;
+        emitStatus("DISCONNECTED", { reason: "loggedOut" });
+      }),
+
+    requestNewQr: () =>
+      serial(async () => {
+        const s = sock;
+        if (s && phase === "open") {
+          detach?.();
+          detach = undefined;
+          // unlink the old device from the phone before pairing a new one
+          await s.logout().catch(() => undefined);
+        }
+        teardown();
+        await deps.authState.clear();
+        retries = 0;
+        qrCodesShown = 0;
+        badSessionStreak = 0;
+        emitStatus("OPENING");
+        await connect();
+      }),
+
+    async send(to: Address, content: OutboundContent, quoted?: QuotedRef): Promise<SentMessage> {
+      connected();
+      const jid = addressToJid(to);
+      const payload = toBaileysContent(content);
+      const options = quoted ? { quoted: toQuotedMessage(jid, to, quoted) } : undefined;
+      return limiter.run(async () => {
+        const s = connected();
+        let sent: WAMessage | undefined;
+        try {
+          sent = await s.sendMessage(jid, payload, options);
+        } catch (err) {
+          throw new BaileysChannelError("ERR_SENDING_WAPP_MSG", { cause: err });
+        }
+        if (!sent?.key?.id) throw new BaileysChannelError("ERR_SENDING_WAPP_MSG");
+        return { id: sent.key.id, timestamp: toDate(sent.messageTimestamp) ?? new Date() };
+      });
+    },
+
+    async deleteForEveryone(to: Address, id: string, fromMe: boolean): Promise<void> {
+      connected();
+      const jid = addressToJid(to);
+      await limiter.run(async () => {
+        try {
+          await connected().sendMessage(jid, { delete: { remoteJid: jid, fromMe, id } });
+        } catch (err) {
+          throw new BaileysChannelError("ERR_DELETE_WAPP_MSG", { cause: err });
+        }
+      });
+    },
+
+    async setTyping(to: Address, typing: boolean): Promise<void> {
+      // presence is best effort: nothing to say when the session is down
+      if (!sock || phase !== "open") return;
+      await sock.sendPresenceUpdate(typing ? "composing" : "paused", addressToJid(to));
+    },
+
+    async markRead(to: Address, ids: { id: string; fromMe: boolean }[]): Promise<void> {
+      if (!sock || phase !== "open") return;
+      const jid = addressToJid(to);
+      const keys = ids.filter((m) => !m.fromMe).map((m) => ({ remoteJid: jid, id: m.id, fromMe: false }));
+      if (keys.length > 0) await sock.readMessages(keys);
+    },
+
+    async checkNumber(number: string) {
+      const s = connected();
+      const digits = digitsOnly(number);
+      if (!digits) return { exists: false };
+      let found: { jid: string; exists: boolean } | undefined;
+      try {
+        found = (await s.onWhatsApp(`${digits}@${PN_SERVER}`))?.[0];
+      } catch (err) {
+        throw new BaileysChannelError("ERR_WAPP_CHECK_CONTACT", { cause: err });
+      }
+      if (!found?.exists) return { exists: false };
+      // WhatsApp answers with the canonical number (e.g. with or without Brazil's ninth digit)
+      const canonical = parseJid(found.jid)?.user ?? digits;
+      let lid: string | undefined;
+      try {
+        const lidJid = await s.signalRepository?.lidMapping?.getLIDForPN?.(found.jid);
+        lid = parseJid(lidJid)?.kind === "lid" ? parseJid(lidJid)!.user : undefined;
+      } catch {
+        lid = undefined;
+      }
+      if (lid) remember(lidToPn, lid, canonical, LID_CACHE_LIMIT);
+      return lid ? { exists: true, number: canonical, lid } : { exists: true, number: canonical };
+    },
+
+    async profilePictureUrl(to: Address): Promise<string | undefined> {
+      const s = connected();
+      try {
+        return await s.profilePictureUrl(addressToJid(to), "image");
+      } catch {
+        // no picture, or hidden by the contact's privacy settings
+        return undefined;
+      }
+    },
+
+    async rejectCall(callId: string, from: Address): Promise<void> {
+      const s = connected();
+      const jid = callJids.get(callId) ?? personJid(from);
+      if (!jid) throw new Error("call has no caller address");
+      await s.rejectCall(callId, jid);
+      callJids.delete(callId);
+    },
+  };
+
+  return session;
+}

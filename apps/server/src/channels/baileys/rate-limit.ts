@@ -1,0 +1,99 @@
+/**
+ * Per-session send pacing, to keep a number from looking like a robot (and getting banned).
+ *
+ * Sends run one at a time, in order. A send waits until `minIntervalMs` plus a random
+ * 0–`jitterMs` have passed since the previous one, unless the burst allowance has a token: up to
+ * `burst` sends may go back to back after a quiet spell (an agent answering several things at
+ * once), and the allowance earns one token back per `burstRefillMs`.
+ */
+
+export interface RateLimitOptions {
+  minIntervalMs: number;
+  jitterMs: number;
+  burst: number;
+  burstRefillMs: number;
+}
+
+export const DEFAULT_RATE_LIMIT: RateLimitOptions = {
+  minIntervalMs: 1_000,
+  jitterMs: 1_500,
+  burst: 3,
+  burstRefillMs: 10_000,
+};
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+export interface RateLimiter {
+  /** Runs `task` when its turn and pace allow; resolves or rejects with it. */
+  run<T>(task: () => Promise<T>): Promise<T>;
+  /** Sends queued or running. */
+  readonly pending: number;
+}
+
+export function createRateLimiter(
+  options: Partial<RateLimitOptions> = {},
+  clock: Clock = realClock,
+  random: () => number = Math.random,
+): RateLimiter {
+  const opts = { ...DEFAULT_RATE_LIMIT, ...options };
+  let tokens = opts.burst;
+  let refilledAt = clock.now();
+  let lastSendAt: number | undefined;
+  let tail: Promise<unknown> = Promise.resolve();
+  let pending = 0;
+
+  const refill = () => {
+    const now = clock.now();
+    if (opts.burstRefillMs > 0 && tokens < opts.burst) {
+      const earned = Math.floor((now - refilledAt) / opts.burstRefillMs);
+      if (earned > 0) {
+        tokens = Math.min(opts.burst, tokens + earned);
+        refilledAt = tokens >= opts.burst ? now : refilledAt + earned * opts.burstRefillMs;
+      }
+    } else if (tokens >= opts.burst) {
+      refilledAt = now;
+    }
+  };
+
+  const waitTurn = async () => {
+    refill();
+    if (tokens >= 1) {
+      tokens -= 1;
+      return;
+    }
+    if (lastSendAt !== undefined) {
+      const gap = opts.minIntervalMs + Math.min(1, Math.max(0, random())) * opts.jitterMs;
+      const wait = Math.round(lastSendAt + gap - clock.now());
+      if (wait > 0) await clock.sleep(wait);
+    }
+  };
+
+  return {
+    get pending() {
+      return pending;
+    },
+    run<T>(task: () => Promise<T>): Promise<T> {
+      pending += 1;
+      const result = tail.then(async () => {
+        try {
+          await waitTurn();
+          lastSendAt = clock.now();
+          return await task();
+        } finally {
+          pending -= 1;
+        }
+      });
+      // the queue goes on whether this send failed or not
+      tail = result.catch(() => undefined);
+      return result;
+    },
+  };
+}
