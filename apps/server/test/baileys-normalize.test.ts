@@ -123,7 +123,12 @@ describe("baileys normalizer: message types", () => {
 
   it("document uses its file name as body when there is no caption", () => {
     const m = inbound("document");
-    expect([m.mediaType, m.body, m.media?.mimetype, m.media?.fileName]).toEqual(["document", "comprovante.pdf", "application/pdf", "comprovante.pdf"]);
+    expect([m.mediaType, m.body, m.media?.mimetype, m.media?.fileName]).toEqual([
+      "document",
+      "comprovante.pdf",
+      "application/pdf",
+      "comprovante.pdf",
+    ]);
   });
 
   it("documentWithCaptionMessage is unwrapped and keeps the caption", () => {
@@ -181,7 +186,12 @@ describe("baileys normalizer: message types", () => {
 
 describe("baileys normalizer: events about other messages", () => {
   it("a reaction names the target message, the emoji and who reacted", () => {
-    expect(normalizeMessage(fixture("reaction"))).toEqual({ type: "reaction", id: "BAE5F00D1234ABCD", emoji: "👍", from: { number: PN, lid: LID } });
+    expect(normalizeMessage(fixture("reaction"))).toEqual({
+      type: "reaction",
+      id: "BAE5F00D1234ABCD",
+      emoji: "👍",
+      from: { number: PN, lid: LID },
+    });
   });
 
   it("a removed reaction has an empty emoji", () => {
@@ -244,9 +254,21 @@ describe("baileys acks, receipts and calls", () => {
   it("a call offer becomes a call event with number and LID; other call states say nothing", () => {
     const calls = fixture<(WACallEvent & { date: string })[]>("calls").map((c) => ({ ...c, date: new Date(c.date) }));
     expect(calls.map((c) => normalizeCall(c))).toEqual([
-      { type: "call", callId: "CALL0A1B2C3D4E5F", from: { number: PN, lid: LID }, isVideo: false, at: new Date("2026-01-01T10:05:00.000Z") },
+      {
+        type: "call",
+        callId: "CALL0A1B2C3D4E5F",
+        from: { number: PN, lid: LID },
+        isVideo: false,
+        at: new Date("2026-01-01T10:05:00.000Z"),
+      },
       undefined,
-      { type: "call", callId: "CALLVIDEO0000001", from: { number: "5521988887777" }, isVideo: true, at: new Date("2026-01-01T10:06:00.000Z") },
+      {
+        type: "call",
+        callId: "CALLVIDEO0000001",
+        from: { number: "5521988887777" },
+        isVideo: true,
+        at: new Date("2026-01-01T10:06:00.000Z"),
+      },
       { type: "call", callId: "CALLLIDONLY00001", from: { lid: LID }, isVideo: false, at: new Date("2026-01-01T10:07:00.000Z") },
     ]);
     expect(normalizeCall(calls[3], { pnForLid: () => PN })).toMatchObject({ from: { number: PN, lid: LID } });
