@@ -1,0 +1,36 @@
+import Box from "@mui/material/Box";
+import CircularProgress from "@mui/material/CircularProgress";
+import { Navigate, Outlet, useLocation } from "react-router-dom";
+import { isAdmin, useAuth } from "../features/auth/auth-context";
+
+export function FullPageSpinner() {
+  return (
+    <Box sx={{ display: "grid", placeItems: "center", minHeight: "60vh" }}>
+      <CircularProgress aria-label="loading" />
+    </Box>
+  );
+}
+
+/** Signed-out users go to /login. */
+export function PrivateRoute() {
+  const { user, loading } = useAuth();
+  const location = useLocation();
+  if (loading) return <FullPageSpinner />;
+  if (!user) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  return <Outlet />;
+}
+
+/** Signed-in users on a public route go to /. */
+export function PublicRoute() {
+  const { user, loading } = useAuth();
+  if (loading) return <FullPageSpinner />;
+  if (user) return <Navigate to="/" replace />;
+  return <Outlet />;
+}
+
+/** Non-admins on an admin-only route go to /tickets. */
+export function AdminRoute() {
+  const { user } = useAuth();
+  if (!isAdmin(user)) return <Navigate to="/tickets" replace />;
+  return <Outlet />;
+}

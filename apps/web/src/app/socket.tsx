@@ -1,0 +1,51 @@
+import type { ServerToClientEvents } from "@balcao/contract";
+import { type ReactNode, createContext, useContext, useEffect, useRef, useState } from "react";
+import type { AppSocket } from "../api/socket";
+import { useAuth } from "../features/auth/auth-context";
+
+const SocketContext = createContext<AppSocket | null>(null);
+
+/** One socket per signed-in session. */
+export function SocketProvider({ children }: { children: ReactNode }) {
+  const { user } = useAuth();
+  const userId = user?.id;
+  const [socket, setSocket] = useState<AppSocket | null>(null);
+  useEffect(() => {
+    if (!userId) return;
+    let s: AppSocket | undefined;
+    let cancelled = false;
+    // socket.io-client loads after sign-in: it is not part of the login page's JavaScript.
+    void import("../api/socket").then(({ connectSocket }) => {
+      if (cancelled) return;
+      s = connectSocket();
+      setSocket(s);
+    });
+    return () => {
+      cancelled = true;
+      s?.disconnect();
+      setSocket(null);
+    };
+  }, [userId]);
+  return <SocketContext.Provider value={socket}>{children}</SocketContext.Provider>;
+}
+
+export function useSocket() {
+  return useContext(SocketContext);
+}
+
+/** Calls the latest `handler` for every `event` the socket receives while mounted. */
+export function useSocketEvent<E extends keyof ServerToClientEvents>(event: E, handler: ServerToClientEvents[E]) {
+  const socket = useSocket();
+  const ref = useRef(handler);
+  ref.current = handler;
+  useEffect(() => {
+    if (!socket) return;
+    const listener = ((...args: unknown[]) => (ref.current as (...a: unknown[]) => void)(...args)) as ServerToClientEvents[E];
+    // biome-ignore lint/suspicious/noExplicitAny: socket.io's typed on() does not accept a generic event key
+    (socket as any).on(event, listener);
+    return () => {
+      // biome-ignore lint/suspicious/noExplicitAny: see above
+      (socket as any).off(event, listener);
+    };
+  }, [socket, event]);
+}

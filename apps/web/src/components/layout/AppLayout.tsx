@@ -1,0 +1,133 @@
+import { DRAWER_WIDTH } from "@balcao/contract";
+import DarkModeIcon from "@mui/icons-material/DarkMode";
+import LightModeIcon from "@mui/icons-material/LightMode";
+import LogoutIcon from "@mui/icons-material/Logout";
+import MenuIcon from "@mui/icons-material/Menu";
+import AppBar from "@mui/material/AppBar";
+import Box from "@mui/material/Box";
+import Drawer from "@mui/material/Drawer";
+import IconButton from "@mui/material/IconButton";
+import Toolbar from "@mui/material/Toolbar";
+import Tooltip from "@mui/material/Tooltip";
+import Typography from "@mui/material/Typography";
+import { useTheme } from "@mui/material/styles";
+import useMediaQuery from "@mui/material/useMediaQuery";
+import { Suspense, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Outlet, useNavigation } from "react-router-dom";
+import { FullPageSpinner } from "../../app/guards";
+import { isAdmin, useAuth } from "../../features/auth/auth-context";
+import { useSettings, useUpdateSetting } from "../../features/settings/api/get-settings";
+import { useLiveSession } from "../../features/shell/use-live-session";
+import { DrawerMenu } from "./DrawerMenu";
+import { LanguageMenu } from "./LanguageMenu";
+import { NotificationsBell } from "./NotificationsBell";
+import { VolumeControl } from "./VolumeControl";
+
+const COMPACT_WIDTH = 64;
+
+function DarkModeToggle() {
+  const { t } = useTranslation();
+  const { get } = useSettings();
+  const update = useUpdateSetting();
+  const dark = get("darkMode") === "enabled";
+  const label = dark ? t("topbar.lightMode") : t("topbar.darkMode");
+  return (
+    <Tooltip title={label}>
+      <IconButton
+        color="inherit"
+        aria-label={label}
+        aria-pressed={dark}
+        disabled={update.isPending}
+        onClick={() => update.mutate({ key: "darkMode", value: dark ? "disabled" : "enabled" })}
+      >
+        {dark ? <LightModeIcon /> : <DarkModeIcon />}
+      </IconButton>
+    </Tooltip>
+  );
+}
+
+/** The shell: top bar and the 220 px drawer (a temporary drawer on phones, a collapsible one above). */
+export default function AppLayout() {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const desktop = useMediaQuery(theme.breakpoints.up("md"), { noSsr: true });
+  const { user, logout } = useAuth();
+  const { get } = useSettings();
+  const [desktopOpen, setDesktopOpen] = useState(true);
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const navigation = useNavigation();
+  useLiveSession();
+
+  const width = desktopOpen ? DRAWER_WIDTH : COMPACT_WIDTH;
+  const logo = get("logoDashboard") || "/logo.svg";
+
+  return (
+    <Box sx={{ display: "flex", height: "100dvh", overflow: "hidden" }}>
+      <AppBar position="fixed" elevation={1} sx={{ zIndex: (th) => th.zIndex.drawer + 1 }}>
+        <Toolbar sx={{ gap: { xs: 0, sm: 0.5 }, px: { xs: 1, sm: 2 } }}>
+          <IconButton
+            color="inherit"
+            edge="start"
+            aria-label={t("topbar.toggleDrawer")}
+            onClick={() => (desktop ? setDesktopOpen((o) => !o) : setMobileOpen((o) => !o))}
+          >
+            <MenuIcon />
+          </IconButton>
+          <Box component="img" src={logo} alt="Balcão" sx={{ height: 32, width: 32, ml: 1, objectFit: "contain" }} />
+          <Typography variant="h6" noWrap sx={{ ml: 1, fontWeight: 700, display: { xs: "none", sm: "block" } }}>
+            Balcão
+          </Typography>
+          <Box sx={{ flexGrow: 1 }} />
+          <Typography variant="body2" noWrap sx={{ display: { xs: "none", md: "block" }, opacity: 0.85, mr: 1 }}>
+            {user?.name}
+          </Typography>
+          <VolumeControl />
+          <NotificationsBell />
+          <LanguageMenu />
+          {isAdmin(user) && <DarkModeToggle />}
+          <Tooltip title={t("topbar.logout")}>
+            <IconButton color="inherit" aria-label={t("topbar.logout")} onClick={() => void logout()}>
+              <LogoutIcon />
+            </IconButton>
+          </Tooltip>
+        </Toolbar>
+      </AppBar>
+
+      {desktop ? (
+        <Drawer
+          variant="permanent"
+          sx={{
+            width,
+            flexShrink: 0,
+            transition: "width 200ms",
+            "& .MuiDrawer-paper": { width, overflowX: "hidden", transition: "width 200ms", boxSizing: "border-box" },
+          }}
+        >
+          <Toolbar />
+          <DrawerMenu compact={!desktopOpen} />
+        </Drawer>
+      ) : (
+        <Drawer
+          variant="temporary"
+          open={mobileOpen}
+          onClose={() => setMobileOpen(false)}
+          ModalProps={{ keepMounted: true }}
+          sx={{ "& .MuiDrawer-paper": { width: DRAWER_WIDTH, boxSizing: "border-box" } }}
+        >
+          <Toolbar />
+          <DrawerMenu compact={false} onNavigate={() => setMobileOpen(false)} />
+        </Drawer>
+      )}
+
+      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, display: "flex", flexDirection: "column", height: "100dvh" }}>
+        <Toolbar />
+        <Box sx={{ flex: 1, minHeight: 0, display: "flex", flexDirection: "column", opacity: navigation.state === "loading" ? 0.6 : 1 }}>
+          <Suspense fallback={<FullPageSpinner />}>
+            <Outlet />
+          </Suspense>
+        </Box>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,73 @@
+import type { AuthAnswer, LoginBody, SignupBody, User } from "@balcao/contract";
+import { useQueryClient } from "@tanstack/react-query";
+import { type ReactNode, createContext, useCallback, useContext, useEffect, useMemo, useState } from "react";
+import { http } from "../../api/http";
+
+interface AuthState {
+  user: User | null;
+  /** True until the stored token has been checked on load. */
+  loading: boolean;
+  login(body: LoginBody): Promise<User>;
+  signup(body: SignupBody): Promise<User>;
+  logout(): Promise<void>;
+  setUser(user: User): void;
+}
+
+const AuthContext = createContext<AuthState | null>(null);
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [user, setUser] = useState<User | null>(null);
+  const [loading, setLoading] = useState(() => Boolean(http.getToken()));
+
+  useEffect(() => {
+    const offLogout = http.onLogout(() => {
+      setUser(null);
+      queryClient.clear();
+    });
+    const offRefresh = http.onRefresh((a) => setUser(a.user));
+    // A stored token: the refresh cookie tells who is signed in.
+    if (http.getToken()) {
+      http
+        .refresh()
+        .catch(() => http.setToken(null))
+        .finally(() => setLoading(false));
+    }
+    return () => {
+      offLogout();
+      offRefresh();
+    };
+  }, [queryClient]);
+
+  const accept = useCallback((a: AuthAnswer) => {
+    http.setToken(a.token);
+    setUser(a.user);
+    return a.user;
+  }, []);
+
+  const value = useMemo<AuthState>(
+    () => ({
+      user,
+      loading,
+      login: async (body) => accept(await http.post<AuthAnswer>("/auth/login", body)),
+      signup: async (body) => accept(await http.post<AuthAnswer>("/auth/signup", body)),
+      logout: async () => {
+        await http.delete("/auth/logout").catch(() => undefined);
+        http.setToken(null);
+        setUser(null);
+        queryClient.clear();
+      },
+      setUser,
+    }),
+    [user, loading, accept, queryClient],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  const ctx = useContext(AuthContext);
+  if (!ctx) throw new Error("useAuth outside AuthProvider");
+  return ctx;
+}
+
+export const isAdmin = (user: User | null) => user?.profile === "admin";

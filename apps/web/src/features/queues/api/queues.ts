@@ -1,0 +1,44 @@
+import type { Queue, QueueBody } from "@balcao/contract";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { http } from "../../../api/http";
+import { useSocketEvent } from "../../../app/socket";
+
+export const queuesQuery = queryOptions({
+  queryKey: ["queues"],
+  queryFn: ({ signal }) => http.get<Queue[]>("/queue", undefined, signal),
+});
+
+export function useQueues() {
+  return useQuery(queuesQuery);
+}
+
+/** The `queue` socket event edits the cached list in place. */
+export function useQueuesLive() {
+  const queryClient = useQueryClient();
+  useSocketEvent("queue", (p) => {
+    queryClient.setQueryData<Queue[]>(queuesQuery.queryKey, (old) => {
+      if (!old) return old;
+      if (p.action === "delete") return old.filter((q) => q.id !== p.queueId);
+      const exists = old.some((q) => q.id === p.queue.id);
+      return exists ? old.map((q) => (q.id === p.queue.id ? p.queue : q)) : [...old, p.queue];
+    });
+  });
+}
+
+export function useSaveQueue() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id?: number; body: QueueBody }) =>
+      id ? http.put<Queue>(`/queue/${id}`, body) : http.post<Queue>("/queue", body),
+    meta: { silent: true },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queuesQuery.queryKey }),
+  });
+}
+
+export function useDeleteQueue() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => http.delete(`/queue/${id}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queuesQuery.queryKey }),
+  });
+}

@@ -1,0 +1,24 @@
+import type { Ticket, TicketsAnswer } from "@balcao/contract";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { http } from "../../../api/http";
+import { useSocketEvent } from "../../../app/socket";
+
+const unreadKey = ["tickets", "unread"] as const;
+
+/**
+ * Open tickets with unread messages, for the bell. The tickets API arrives with the tickets
+ * screen; until then the call fails and the bell silently shows nothing.
+ */
+export function useUnreadTickets(showAll: boolean): Ticket[] {
+  const queryClient = useQueryClient();
+  const { data } = useQuery({
+    queryKey: [...unreadKey, showAll],
+    queryFn: () => http.get<TicketsAnswer>("/tickets", { status: "open", withUnreadMessages: true, showAll }),
+    retry: false,
+    meta: { silent: true },
+  });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: unreadKey });
+  useSocketEvent("ticket", refresh);
+  useSocketEvent("appMessage", refresh);
+  return (data?.tickets ?? []).filter((t) => t.unreadMessages > 0);
+}
