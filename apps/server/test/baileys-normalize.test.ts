@@ -113,7 +113,8 @@ describe("baileys normalizer: message types", () => {
 
   it("a media loader without a download function rejects", async () => {
     const m = inbound("video");
-    await expect((m.media?.data as () => Promise<Buffer>)()).rejects.toThrow();
+    const load = m.media!.data as () => Promise<Buffer>;
+    await expect(load()).rejects.toThrow("media download unavailable");
   });
 
   it("video", () => {
