@@ -11,15 +11,28 @@ import { seed } from "./db/seed.js";
 import { registerErrorHandling } from "./http/errors.js";
 import { makeGuards } from "./http/guards.js";
 import { findWebDist, registerWebApp } from "./http/static.js";
+import { ChannelManager } from "./channels/manager.js";
+import { SimulatorHub } from "./channels/simulator/session.js";
+import { startAutoClose } from "./jobs/auto-close.js";
 import { EventBus } from "./lib/events.js";
+import { MediaStore } from "./lib/media.js";
 import { authRoutes } from "./modules/auth/routes.js";
+import { createAuthStateStore } from "./modules/connections/auth-state.js";
+import { connectionRoutes } from "./modules/connections/routes.js";
+import { startAllSessions } from "./modules/connections/service.js";
+import { simulatorRoutes } from "./modules/connections/simulator.routes.js";
 import { contactRoutes } from "./modules/contacts/routes.js";
+import { createInboundPipeline } from "./modules/messages/inbound.js";
+import { type ConvDeps, messageWidLookup } from "./modules/messages/outbound.js";
+import { messageRoutes } from "./modules/messages/routes.js";
 import { queueRoutes } from "./modules/queues/routes.js";
 import { quickAnswerRoutes } from "./modules/quick-answers/routes.js";
 import { settingRoutes } from "./modules/settings/routes.js";
 import { tagRoutes } from "./modules/tags/routes.js";
+import { ticketRoutes } from "./modules/tickets/routes.js";
 import { userRoutes } from "./modules/users/routes.js";
 import { bridgeCrudEvents, createRealtime, type RealtimeServer, refreshSocketUsers } from "./realtime/server.js";
+import { registerTicketRealtime } from "./realtime/tickets.js";
 
 export interface BuildOptions {
   /** An already open database (tests); otherwise opened from the configuration. */
@@ -27,12 +40,19 @@ export interface BuildOptions {
   logger?: boolean;
   /** Serve the built web app when it exists (default true). */
   serveWeb?: boolean;
+  /** Simulator ack delay in ms (tests shorten it). */
+  simulatorAckDelayMs?: number;
 }
 
 export interface App {
   app: FastifyInstance;
   ctx: AppContext;
   io: RealtimeServer;
+  /** The live WhatsApp sessions of this process. */
+  channels: ChannelManager;
+  /** The simulator sessions (demo customers), for the simulator page and tests. */
+  simulator: SimulatorHub;
+  conv: ConvDeps;
   close(): Promise<void>;
 }
 
@@ -79,6 +99,20 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const io = createRealtime(ctx, app);
   bridgeCrudEvents(ctx, io);
   refreshSocketUsers(ctx, io);
+  registerTicketRealtime(ctx, io);
+
+  // channels: one session per connection, every event into the one inbound pipeline
+  const channels = new ChannelManager({
+    log: app.log,
+    authState: (whatsappId) => createAuthStateStore(database.db, whatsappId),
+    getMessage: (whatsappId, id) => messageWidLookup(database.db, whatsappId, id),
+  });
+  const simulator = new SimulatorHub({ ackDelayMs: opts.simulatorAckDelayMs });
+  channels.register("simulator", simulator.factory);
+  // the Baileys driver registers here: channels.register("baileys", createBaileysSession)
+  const media = new MediaStore(config.dataDir);
+  const conv: ConvDeps = { ctx, channels, media, earlyAcks: new Map() };
+  channels.setHandler(createInboundPipeline(conv));
 
   const guard = makeGuards(ctx);
   for (const plugin of [
@@ -89,6 +123,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     quickAnswerRoutes(ctx, guard),
     settingRoutes(ctx, guard),
     tagRoutes(ctx, guard),
+    connectionRoutes(ctx, channels, guard),
+    ticketRoutes(conv, guard),
+    messageRoutes(conv, guard),
+    ...(config.simulatorEnabled ? [simulatorRoutes(ctx, channels, simulator, guard)] : []),
   ]) {
     await app.register(plugin);
   }
@@ -100,14 +138,24 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (web) await registerWebApp(app, web);
   }
 
+  // jobs
+  await startAllSessions(ctx, channels);
+  const stopAutoClose = startAutoClose(ctx);
+
   let closed = false;
   return {
     app,
     ctx,
     io,
+    channels,
+    simulator,
+    conv,
     async close() {
       if (closed) return;
       closed = true;
+      stopAutoClose();
+      await channels.stopAll();
+      await channels.idle();
       io.close();
       await app.close();
       if (!opts.database) await database.close();

@@ -205,6 +205,10 @@ export const ticketUpdateBody = z.object({
 });
 export type TicketUpdateBody = z.input<typeof ticketUpdateBody>;
 
+/** POST /tickets/:id/tags — adds one tag; PUT /tickets/:id/tags replaces them all. */
+export const ticketTagBody = z.object({ tagId: z.number().int().positive() });
+export const ticketTagsBody = z.object({ tagIds: z.array(z.number().int().positive()).max(50) });
+
 // ---------- messages ----------
 export const messagesQuery = z.object({
   ...pageQuery(PAGE_SIZE.messages.max, PAGE_SIZE.messages.default),
@@ -224,6 +228,9 @@ export const messageSendBody = z.object({
   mediaUrl: z.string().optional(),
 });
 export type MessageSendBody = z.input<typeof messageSendBody>;
+
+/** POST /digitando/:ticketId and /digitando/stop/:ticketId; delivered is false when the connection is down. */
+export const typingAnswer = z.object({ typing: z.boolean(), delivered: z.boolean() });
 
 // ---------- connections ----------
 const whatsappFields = z.object({

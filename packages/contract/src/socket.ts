@@ -26,9 +26,12 @@ export interface ServerToClientEvents {
   typing: (p: { ticketId: number; typing: boolean }) => void;
 }
 
+/** Answer of a room join, when the client passes a callback: refused joins say why. */
+export type JoinAck = (result: { ok: boolean; error?: string }) => void;
+
 export interface ClientToServerEvents {
-  joinTickets: (status: TicketStatus | "notification") => void;
-  joinNotification: () => void;
-  joinChatBox: (ticketId: number | string) => void;
+  joinTickets: (status: TicketStatus | "notification", ack?: JoinAck) => void;
+  joinNotification: (ack?: JoinAck) => void;
+  joinChatBox: (ticketId: number | string, ack?: JoinAck) => void;
   leaveChatBox: (ticketId: number | string) => void;
 }

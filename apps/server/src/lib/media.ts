@@ -1,0 +1,128 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { readFile, stat, unlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { MediaType } from "@balcao/contract";
+import { fileTypeFromBuffer } from "file-type";
+import { AppError } from "./errors.js";
+
+/**
+ * Media of messages, stored under DATA_DIR/media with unguessable names (128 random bits). The
+ * name is the capability: `/media/<key>` serves the file to whoever holds the link, which is how
+ * <img> and <audio> tags of the signed-in client load it.
+ */
+
+export const MEDIA_KEY = /^[a-f0-9]{32}\.[a-z0-9]{1,8}$/;
+
+export interface StoredMedia {
+  key: string;
+  mimetype: string;
+  mediaType: MediaType;
+  size: number;
+}
+
+/** The media type a mimetype is shown as. */
+export function mediaTypeOf(mimetype: string): MediaType {
+  if (mimetype === "image/webp") return "sticker";
+  if (mimetype.startsWith("image/")) return "image";
+  if (mimetype.startsWith("audio/")) return "audio";
+  if (mimetype.startsWith("video/")) return "video";
+  return "document";
+}
+
+/** Types an agent may upload, checked by content. Anything executable or scriptable is refused. */
+const UPLOAD_ALLOWED =
+  /^(image\/(jpeg|png|gif|webp|bmp)|audio\/(mpeg|ogg|opus|mp4|aac|wav|x-wav|webm|amr|x-m4a)|video\/(mp4|webm|quicktime|3gpp|x-matroska)|application\/(pdf|zip|x-7z-compressed|vnd\.openxmlformats-officedocument\.[a-z.]+|msword|vnd\.ms-excel|vnd\.oasis\.opendocument\.[a-z.]+|x-cfb))$/;
+
+export class MediaStore {
+  readonly dir: string;
+  constructor(dataDir: string) {
+    this.dir = join(dataDir, "media");
+    mkdirSync(this.dir, { recursive: true });
+  }
+
+  /**
+   * Checks an upload by its content (file-type) and stores it. Unknown or unsafe types are
+   * refused with ERR_INVALID_FILE; the declared mimetype and name are not trusted.
+   */
+  async storeUpload(data: Buffer): Promise<StoredMedia> {
+    if (data.length === 0) throw new AppError("ERR_INVALID_FILE", 400, { medias: ["Empty file"] });
+    const detected = await fileTypeFromBuffer(data);
+    if (!detected || !UPLOAD_ALLOWED.test(detected.mime)) {
+      throw new AppError("ERR_INVALID_FILE", 400, { medias: ["File type not allowed"] });
+    }
+    return this.write(data, detected.mime, detected.ext);
+  }
+
+  /** Stores media that arrived from a channel; its type comes from the content when detectable. */
+  async storeInbound(data: Buffer, declaredMime: string): Promise<StoredMedia> {
+    const detected = await fileTypeFromBuffer(data).catch(() => undefined);
+    return this.write(data, detected?.mime ?? declaredMime ?? "application/octet-stream", detected?.ext ?? "bin");
+  }
+
+  private async write(data: Buffer, mimetype: string, ext: string): Promise<StoredMedia> {
+    const key = `${randomBytes(16).toString("hex")}.${
+      ext
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, "")
+        .slice(0, 8) || "bin"
+    }`;
+    await writeFile(join(this.dir, key), data, { mode: 0o600 });
+    return { key, mimetype, mediaType: mediaTypeOf(mimetype), size: data.length };
+  }
+
+  async read(key: string): Promise<Buffer | undefined> {
+    if (!MEDIA_KEY.test(key)) return undefined;
+    return readFile(join(this.dir, key)).catch(() => undefined);
+  }
+
+  async exists(key: string): Promise<boolean> {
+    if (!MEDIA_KEY.test(key)) return false;
+    return stat(join(this.dir, key)).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  async remove(key: string): Promise<void> {
+    if (MEDIA_KEY.test(key)) await unlink(join(this.dir, key)).catch(() => undefined);
+  }
+}
+
+export function mediaUrl(key: string | null | undefined): string | null {
+  return key ? `/media/${key}` : null;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  jpg: "image/jpeg",
+  png: "image/png",
+  gif: "image/gif",
+  webp: "image/webp",
+  bmp: "image/bmp",
+  mp3: "audio/mpeg",
+  ogg: "audio/ogg",
+  opus: "audio/opus",
+  m4a: "audio/mp4",
+  aac: "audio/aac",
+  wav: "audio/wav",
+  amr: "audio/amr",
+  mp4: "video/mp4",
+  webm: "video/webm",
+  mov: "video/quicktime",
+  "3gp": "video/3gpp",
+  mkv: "video/x-matroska",
+  pdf: "application/pdf",
+};
+
+/** How a stored file is served: a fixed content type from its extension; unknown types download. */
+export function servingHeaders(key: string): Record<string, string> {
+  const ext = key.slice(key.lastIndexOf(".") + 1);
+  const type = CONTENT_TYPES[ext];
+  return {
+    "content-type": type ?? "application/octet-stream",
+    "content-disposition": type ? "inline" : "attachment",
+    "x-content-type-options": "nosniff",
+    "content-security-policy": "default-src 'none'; sandbox",
+    "cache-control": "private, max-age=31536000, immutable",
+  };
+}

@@ -1,0 +1,327 @@
+import type { ConnectionStatus, Whatsapp, WhatsappBody, WhatsappUpdateBody } from "@balcao/contract";
+import { asc, count, eq, inArray, ne } from "drizzle-orm";
+import type { ChannelManager } from "../../channels/manager.js";
+import type { AppContext } from "../../context.js";
+import type { DbOrTx } from "../../db/client.js";
+import { queues, whatsappQueues, whatsapps } from "../../db/schema/index.js";
+import { AppError, isUniqueViolation } from "../../lib/errors.js";
+import { iso } from "../../lib/sql.js";
+
+type WhatsappRow = typeof whatsapps.$inferSelect;
+
+export interface ConnectionQueue {
+  id: number;
+  name: string;
+  color: string;
+  greetingMessage: string;
+}
+
+async function queuesOf(db: DbOrTx, ids: number[]): Promise<Map<number, ConnectionQueue[]>> {
+  const out = new Map<number, ConnectionQueue[]>();
+  if (!ids.length) return out;
+  const rows = await db
+    .select({
+      whatsappId: whatsappQueues.whatsappId,
+      id: queues.id,
+      name: queues.name,
+      color: queues.color,
+      greetingMessage: queues.greetingMessage,
+    })
+    .from(whatsappQueues)
+    .innerJoin(queues, eq(queues.id, whatsappQueues.queueId))
+    .where(inArray(whatsappQueues.whatsappId, ids))
+    .orderBy(asc(queues.name), asc(queues.id));
+  for (const r of rows) {
+    const list = out.get(r.whatsappId) ?? [];
+    list.push({ id: r.id, name: r.name, color: r.color, greetingMessage: r.greetingMessage });
+    out.set(r.whatsappId, list);
+  }
+  return out;
+}
+
+function toWhatsapp(r: WhatsappRow, qs: ConnectionQueue[], showSecrets: boolean): Whatsapp {
+  return {
+    id: r.id,
+    name: r.name,
+    type: r.type,
+    status: r.status,
+    qrcode: r.qrcode,
+    retries: r.retries,
+    number: r.number,
+    disconnectReason: r.disconnectReason,
+    isDefault: r.isDefault,
+    acceptCalls: r.acceptCalls,
+    callRefuseMessage: r.callRefuseMessage,
+    greetingMessage: r.greetingMessage,
+    farewellMessage: r.farewellMessage,
+    token: showSecrets ? (r.token ?? "") : "",
+    queues: qs.map((q) => ({ id: q.id, name: q.name, color: q.color })),
+    typebot: { enabled: r.typebotEnabled, baseUrl: r.typebotBaseUrl, slug: r.typebotSlug, hasApiKey: r.typebotApiKey !== "" },
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+  };
+}
+
+/** Connections, in the order they were created. The API token is shown to admins only. */
+export async function listWhatsapps(db: DbOrTx, showSecrets: boolean): Promise<Whatsapp[]> {
+  const rows = await db.select().from(whatsapps).orderBy(asc(whatsapps.id));
+  const qs = await queuesOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => toWhatsapp(r, qs.get(r.id) ?? [], showSecrets));
+}
+
+export async function getWhatsapp(db: DbOrTx, id: number, showSecrets = true): Promise<Whatsapp> {
+  const [row] = await db.select().from(whatsapps).where(eq(whatsapps.id, id));
+  if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
+  const qs = await queuesOf(db, [id]);
+  return toWhatsapp(row, qs.get(id) ?? [], showSecrets);
+}
+
+/** What the inbound pipeline needs of a connection. */
+export interface ConnectionInfo {
+  id: number;
+  name: string;
+  greetingMessage: string;
+  farewellMessage: string;
+  acceptCalls: boolean;
+  callRefuseMessage: string;
+  queues: ConnectionQueue[];
+}
+
+export async function connectionInfo(db: DbOrTx, id: number): Promise<ConnectionInfo | undefined> {
+  const [row] = await db.select().from(whatsapps).where(eq(whatsapps.id, id));
+  if (!row) return undefined;
+  const qs = await queuesOf(db, [id]);
+  return {
+    id: row.id,
+    name: row.name,
+    greetingMessage: row.greetingMessage,
+    farewellMessage: row.farewellMessage,
+    acceptCalls: row.acceptCalls,
+    callRefuseMessage: row.callRefuseMessage,
+    queues: qs.get(id) ?? [],
+  };
+}
+
+/** The default connection, used when a ticket is opened without naming one. */
+export async function defaultWhatsappId(db: DbOrTx): Promise<number> {
+  const [row] = await db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.isDefault, true));
+  if (!row) throw new AppError("ERR_NO_DEF_WAPP_FOUND");
+  return row.id;
+}
+
+function mapUnique(err: unknown): never {
+  if (isUniqueViolation(err, "whatsapps_name_key")) throw new AppError("ERR_WAPP_NAME_ALREADY_EXISTS");
+  if (isUniqueViolation(err, "whatsapps_token_key")) throw new AppError("ERR_VALIDATION", 400, { token: ["Already in use"] });
+  if (isUniqueViolation(err, "whatsapps_one_default")) throw new AppError("ERR_NO_OTHER_WHATSAPP");
+  throw err;
+}
+
+async function setQueues(tx: DbOrTx, whatsappId: number, queueIds: number[]) {
+  const unique = [...new Set(queueIds)];
+  if (unique.length) {
+    const found = await tx.select({ id: queues.id }).from(queues).where(inArray(queues.id, unique));
+    if (found.length !== unique.length) throw new AppError("ERR_NO_QUEUE_FOUND");
+  }
+  await tx.delete(whatsappQueues).where(eq(whatsappQueues.whatsappId, whatsappId));
+  if (unique.length) await tx.insert(whatsappQueues).values(unique.map((queueId) => ({ whatsappId, queueId })));
+}
+
+/** With more than one queue the customer gets a menu, which opens with the connection's greeting. */
+function assertGreeting(queueCount: number, greeting: string) {
+  if (queueCount > 1 && !greeting.trim()) throw new AppError("ERR_WAPP_GREETING_REQUIRED");
+}
+
+/**
+ * Creates a connection and starts its session. The first connection is the default; a new
+ * default takes the flag from the previous one (there is always exactly one).
+ */
+export async function createWhatsapp(ctx: AppContext, channels: ChannelManager, input: WhatsappBody): Promise<Whatsapp> {
+  const queueIds = input.queueIds ?? [];
+  assertGreeting(new Set(queueIds).size, input.greetingMessage ?? "");
+  const whatsapp = await ctx.db
+    .transaction(async (tx) => {
+      const [{ n }] = await tx.select({ n: count() }).from(whatsapps);
+      const isDefault = n === 0 || input.isDefault === true;
+      if (isDefault) await tx.update(whatsapps).set({ isDefault: false }).where(eq(whatsapps.isDefault, true));
+      const [row] = await tx
+        .insert(whatsapps)
+        .values({
+          name: input.name,
+          type: input.type ?? "baileys",
+          isDefault,
+          acceptCalls: input.acceptCalls ?? true,
+          callRefuseMessage: input.callRefuseMessage ?? "",
+          greetingMessage: input.greetingMessage ?? "",
+          farewellMessage: input.farewellMessage ?? "",
+          token: input.token ? input.token : null,
+        })
+        .returning();
+      await setQueues(tx, row.id, queueIds);
+      return getWhatsapp(tx, row.id);
+    })
+    .catch(mapUnique);
+  ctx.events.publish("whatsapp.saved", { whatsapp });
+  await startSession(ctx, channels, whatsapp.id);
+  return getWhatsapp(ctx.db, whatsapp.id);
+}
+
+export async function updateWhatsapp(ctx: AppContext, channels: ChannelManager, id: number, input: WhatsappUpdateBody): Promise<Whatsapp> {
+  let typeChanged = false;
+  const whatsapp = await ctx.db
+    .transaction(async (tx) => {
+      const [existing] = await tx.select().from(whatsapps).where(eq(whatsapps.id, id)).for("update");
+      if (!existing) throw new AppError("ERR_NO_WAPP_FOUND");
+      if (input.isDefault === false && existing.isDefault) throw new AppError("ERR_NO_OTHER_WHATSAPP");
+      if (input.isDefault === true && !existing.isDefault) {
+        await tx.update(whatsapps).set({ isDefault: false }).where(eq(whatsapps.isDefault, true));
+      }
+      typeChanged = input.type !== undefined && input.type !== existing.type;
+      const queueCount =
+        input.queueIds !== undefined
+          ? new Set(input.queueIds).size
+          : (await tx.select({ n: count() }).from(whatsappQueues).where(eq(whatsappQueues.whatsappId, id)))[0].n;
+      assertGreeting(queueCount, input.greetingMessage ?? existing.greetingMessage);
+      await tx
+        .update(whatsapps)
+        .set({
+          ...(input.name !== undefined && { name: input.name }),
+          ...(input.type !== undefined && { type: input.type }),
+          ...(input.isDefault !== undefined && { isDefault: input.isDefault }),
+          ...(input.acceptCalls !== undefined && { acceptCalls: input.acceptCalls }),
+          ...(input.callRefuseMessage !== undefined && { callRefuseMessage: input.callRefuseMessage }),
+          ...(input.greetingMessage !== undefined && { greetingMessage: input.greetingMessage }),
+          ...(input.farewellMessage !== undefined && { farewellMessage: input.farewellMessage }),
+          ...(input.token !== undefined && { token: input.token ? input.token : null }),
+          updatedAt: new Date(),
+        })
+        .where(eq(whatsapps.id, id));
+      if (input.queueIds !== undefined) await setQueues(tx, id, input.queueIds);
+      return getWhatsapp(tx, id);
+    })
+    .catch(mapUnique);
+  ctx.events.publish("whatsapp.saved", { whatsapp });
+  if (typeChanged) await startSession(ctx, channels, id);
+  return whatsapp;
+}
+
+/** Deletes a connection; when it was the default, the oldest remaining one becomes the default. */
+export async function deleteWhatsapp(ctx: AppContext, channels: ChannelManager, id: number): Promise<void> {
+  await channels.stop(id);
+  const promoted = await ctx.db.transaction(async (tx) => {
+    const [deleted] = await tx.delete(whatsapps).where(eq(whatsapps.id, id)).returning();
+    if (!deleted) throw new AppError("ERR_NO_WAPP_FOUND");
+    if (!deleted.isDefault) return undefined;
+    const [next] = await tx.select({ id: whatsapps.id }).from(whatsapps).where(ne(whatsapps.id, id)).orderBy(asc(whatsapps.id)).limit(1);
+    if (!next) return undefined;
+    await tx.update(whatsapps).set({ isDefault: true, updatedAt: new Date() }).where(eq(whatsapps.id, next.id));
+    return getWhatsapp(tx, next.id);
+  });
+  ctx.events.publish("whatsapp.deleted", { whatsappId: id });
+  if (promoted) ctx.events.publish("whatsapp.saved", { whatsapp: promoted });
+}
+
+// ---------- sessions ----------
+
+async function refOf(db: DbOrTx, id: number) {
+  const [row] = await db
+    .select({ id: whatsapps.id, name: whatsapps.name, type: whatsapps.type })
+    .from(whatsapps)
+    .where(eq(whatsapps.id, id));
+  if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
+  return row;
+}
+
+/** POST /whatsappsession/:id — (re)connects with the stored auth; a QR code follows when there is none. */
+export async function startSession(ctx: AppContext, channels: ChannelManager, id: number): Promise<void> {
+  const ref = await refOf(ctx.db, id);
+  await applyStatus(ctx, id, { status: "OPENING", qrcode: "" });
+  const session = await channels.start(ref).catch((err) => {
+    ctx.log.error({ err, whatsappId: id }, "starting a session failed");
+    return undefined;
+  });
+  if (!session) await applyStatus(ctx, id, { status: "DISCONNECTED", qrcode: "", reason: "no driver" });
+}
+
+/** PUT /whatsappsession/:id — a fresh QR code (the stored auth is dropped). */
+export async function requestNewQr(ctx: AppContext, channels: ChannelManager, id: number): Promise<void> {
+  const ref = await refOf(ctx.db, id);
+  const session = channels.get(id);
+  if (!session) return startSession(ctx, channels, ref.id);
+  await session.requestNewQr();
+}
+
+/** DELETE /whatsappsession/:id — logs out and forgets the auth. */
+export async function disconnectSession(ctx: AppContext, channels: ChannelManager, id: number): Promise<void> {
+  await refOf(ctx.db, id);
+  const session = channels.get(id);
+  if (session) await session.logout().catch((err) => ctx.log.warn({ err, whatsappId: id }, "logout failed"));
+  await channels.stop(id);
+  await applyStatus(ctx, id, { status: "DISCONNECTED", qrcode: "", reason: "logged out" });
+}
+
+/** At boot: every connection gets its session back (those without auth will show a QR code). */
+export async function startAllSessions(ctx: AppContext, channels: ChannelManager): Promise<void> {
+  const rows = await ctx.db.select({ id: whatsapps.id }).from(whatsapps).orderBy(asc(whatsapps.id));
+  for (const r of rows) await startSession(ctx, channels, r.id);
+}
+
+/** A session reported its status: stored and announced (whatsappSession update). */
+export async function applyStatus(
+  ctx: AppContext,
+  id: number,
+  s: { status: ConnectionStatus; qrcode?: string; reason?: string; number?: string; retries?: number },
+): Promise<void> {
+  const [row] = await ctx.db
+    .update(whatsapps)
+    .set({
+      status: s.status,
+      qrcode: s.status === "qrcode" ? (s.qrcode ?? "") : "",
+      ...(s.number !== undefined && s.number !== "" && { number: s.number }),
+      ...(s.retries !== undefined ? { retries: s.retries } : s.status === "CONNECTED" ? { retries: 0 } : {}),
+      ...(s.reason !== undefined && { disconnectReason: s.reason }),
+      updatedAt: new Date(),
+    })
+    .where(eq(whatsapps.id, id))
+    .returning({ status: whatsapps.status, qrcode: whatsapps.qrcode, retries: whatsapps.retries, updatedAt: whatsapps.updatedAt });
+  if (!row) return;
+  ctx.events.publish("whatsapp.session", {
+    id,
+    status: row.status,
+    qrcode: row.qrcode,
+    retries: row.retries,
+    updatedAt: iso(row.updatedAt),
+  });
+}
+
+// ---------- bot settings ----------
+
+export async function getTypebot(db: DbOrTx, id: number) {
+  const w = await getWhatsapp(db, id);
+  return w.typebot;
+}
+
+export async function updateTypebot(
+  ctx: AppContext,
+  id: number,
+  input: { enabled: boolean; baseUrl: string; slug: string; apiKey?: string },
+) {
+  const [row] = await ctx.db
+    .update(whatsapps)
+    .set({
+      typebotEnabled: input.enabled,
+      typebotBaseUrl: input.baseUrl,
+      typebotSlug: input.slug,
+      // blank keeps the existing key
+      ...(input.apiKey ? { typebotApiKey: input.apiKey } : {}),
+      updatedAt: new Date(),
+    })
+    .where(eq(whatsapps.id, id))
+    .returning({ id: whatsapps.id });
+  if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
+  const whatsapp = await getWhatsapp(ctx.db, id);
+  ctx.events.publish("whatsapp.saved", { whatsapp });
+  return whatsapp.typebot;
+}

@@ -1,0 +1,150 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { ChannelManager } from "../../channels/manager.js";
+import { SIMULATOR_PAGE } from "../../channels/simulator/page.js";
+import type { SimulatorHub, SimulatorSession } from "../../channels/simulator/session.js";
+import type { AppContext } from "../../context.js";
+import type { Guards } from "../../http/guards.js";
+import { AppError } from "../../lib/errors.js";
+import * as service from "./service.js";
+
+const idParam = z.object({ id: z.coerce.number().int().positive() });
+const numberField = z
+  .string()
+  .trim()
+  .transform((v) => v.replace(/\D/g, ""))
+  .refine((v) => v.length >= 8 && v.length <= 20, "Invalid number");
+const chatParams = idParam.extend({ number: numberField });
+const customerMessage = z.object({
+  number: numberField,
+  name: z.string().trim().max(50).default(""),
+  body: z.string().max(65_536).default(""),
+  quotedId: z.string().max(100).optional(),
+});
+
+/**
+ * The simulator page (/simulator) and its API (/simulator/api, admin only): create and pair
+ * simulator connections, and act as customers. Registered only when config.simulatorEnabled
+ * (off in production unless ENABLE_SIMULATOR=true).
+ */
+export function simulatorRoutes(ctx: AppContext, channels: ChannelManager, hub: SimulatorHub, guard: Guards): FastifyPluginAsyncZod {
+  const sessionOf = (id: number): SimulatorSession => {
+    const s = hub.get(id);
+    if (!s || channels.get(id) !== s) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+    return s;
+  };
+  return async (app) => {
+    const tags = ["simulator"];
+    app.get("/simulator", { schema: { hide: true } }, (_req, reply) =>
+      reply
+        .header("content-type", "text/html; charset=utf-8")
+        .header(
+          "content-security-policy",
+          "default-src 'self'; img-src 'self' blob: data:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'",
+        )
+        .send(SIMULATOR_PAGE),
+    );
+
+    app.get("/simulator/api/connections", { preHandler: guard.admin, schema: { tags } }, async () => {
+      const all = await service.listWhatsapps(ctx.db, false);
+      return all
+        .filter((w) => w.type === "simulator")
+        .map((w) => ({ id: w.id, name: w.name, status: w.status, qrcode: w.qrcode, number: w.number, queues: w.queues }));
+    });
+
+    app.post(
+      "/simulator/api/connections",
+      {
+        preHandler: guard.admin,
+        schema: {
+          tags,
+          body: z.object({
+            name: z.string().trim().min(2).max(50),
+            queueIds: z.array(z.number().int().positive()).default([]),
+            greetingMessage: z.string().max(30000).default(""),
+            farewellMessage: z.string().max(30000).default(""),
+          }),
+        },
+      },
+      (req) => service.createWhatsapp(ctx, channels, { ...req.body, type: "simulator" }),
+    );
+
+    app.post(
+      "/simulator/api/connections/:id/scan",
+      { preHandler: guard.admin, schema: { tags, params: idParam, body: z.object({ qrcode: z.string().min(1).max(500) }) } },
+      async (req) => {
+        const ok = await sessionOf(req.params.id).scan(req.body.qrcode);
+        if (!ok) throw new AppError("ERR_VALIDATION", 400, { qrcode: ["This QR code is not the one shown (or expired)"] });
+        return { ok };
+      },
+    );
+
+    // JSON { number, name, body, quotedId } or multipart with a file
+    app.post("/simulator/api/connections/:id/messages", { preHandler: guard.admin, schema: { tags, params: idParam } }, async (req) => {
+      const session = sessionOf(req.params.id);
+      let fields: Record<string, unknown> = (req.body as Record<string, unknown>) ?? {};
+      let media: { data: Buffer; mimetype: string; fileName?: string } | undefined;
+      if (req.isMultipart()) {
+        fields = {};
+        for await (const part of req.parts()) {
+          if (part.type === "file") media = { data: await part.toBuffer(), mimetype: part.mimetype, fileName: part.filename };
+          else fields[part.fieldname] = part.value;
+        }
+      }
+      const input = customerMessage.parse(fields);
+      if (!input.body.trim() && !media) throw new AppError("ERR_VALIDATION", 400, { body: ["Required"] });
+      try {
+        return { id: session.customerSend({ ...input, media }) };
+      } catch {
+        throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+      }
+    });
+
+    app.get("/simulator/api/connections/:id/chats", { preHandler: guard.admin, schema: { tags, params: idParam } }, async (req) => {
+      const session = sessionOf(req.params.id);
+      return [...session.chats.values()].map((c) => {
+        const last = c.messages[c.messages.length - 1];
+        return { number: c.number, name: c.name, typing: c.typing, last: last ? last.body || last.mediaType : "", at: last?.at ?? null };
+      });
+    });
+
+    app.get(
+      "/simulator/api/connections/:id/chats/:number",
+      { preHandler: guard.admin, schema: { tags, params: chatParams } },
+      async (req) => {
+        const chat = sessionOf(req.params.id).chats.get(req.params.number);
+        if (!chat) return { number: req.params.number, name: "", typing: false, messages: [] };
+        return {
+          number: chat.number,
+          name: chat.name,
+          typing: chat.typing,
+          messages: chat.messages.map(({ data, ...m }) => ({ ...m, hasMedia: !!data })),
+        };
+      },
+    );
+
+    app.get(
+      "/simulator/api/connections/:id/chats/:number/media/:messageId",
+      { preHandler: guard.admin, schema: { tags, params: chatParams.extend({ messageId: z.string().max(100) }) } },
+      async (req, reply) => {
+        const msg = sessionOf(req.params.id)
+          .chats.get(req.params.number)
+          ?.messages.find((m) => m.id === req.params.messageId);
+        if (!msg?.data) throw new AppError("ERR_NOT_FOUND");
+        return reply
+          .header("content-type", msg.mimetype ?? "application/octet-stream")
+          .header("x-content-type-options", "nosniff")
+          .header("content-security-policy", "default-src 'none'; sandbox")
+          .send(msg.data);
+      },
+    );
+
+    app.post(
+      "/simulator/api/connections/:id/chats/:number/read",
+      { preHandler: guard.admin, schema: { tags, params: chatParams } },
+      async (req) => ({
+        read: sessionOf(req.params.id).customerRead(req.params.number),
+      }),
+    );
+  };
+}

@@ -1,0 +1,391 @@
+import type { Contact, Ticket } from "@balcao/contract";
+import { and, desc, eq, gt, lt, or, sql } from "drizzle-orm";
+import type { ChannelEvent, InboundMessage } from "../../channels/channel.js";
+import type { ChannelEventHandler } from "../../channels/manager.js";
+import type { DbOrTx } from "../../db/client.js";
+import { contacts, messages, tickets } from "../../db/schema/index.js";
+import { isUniqueViolation } from "../../lib/errors.js";
+import type { StoredMedia } from "../../lib/media.js";
+import { iso } from "../../lib/sql.js";
+import { applyStatus, type ConnectionInfo, connectionInfo } from "../connections/service.js";
+import { getSettingValues } from "../settings/service.js";
+import { liveTicketOf, loadTicket, type TicketRow } from "../tickets/queries.js";
+import { type ConvDeps, loadMessage, previewOf, sendBotText } from "./outbound.js";
+
+/**
+ * The one inbound pipeline: every channel's events come here. A message is stored once per
+ * (connection, channel id) — redelivery is a no-op — then: contact by number or LID, the live
+ * ticket of the contact on that connection (or a closed one reopened within timeCreateNewTicket,
+ * or a new pending one), the message, the ticket's last message and unread count, and the queue
+ * step, all in one transaction; events and automatic replies follow the commit.
+ */
+
+const CACHE_MS = 10_000;
+type ContactRow = typeof contacts.$inferSelect;
+
+class Duplicate extends Error {}
+
+interface Stored {
+  messageId: number;
+  ticketId: number;
+  /** status/queue/user before, when this message created, reopened or routed the ticket */
+  previous?: { status: Ticket["status"]; queueId: number | null; userId: number | null };
+  ticketChanged: boolean;
+  newContacts: ContactRow[];
+  replies: string[];
+}
+
+export function createInboundPipeline(
+  conv: ConvDeps,
+): ChannelEventHandler & { receive: (whatsappId: number, msg: InboundMessage) => Promise<void> } {
+  const { ctx } = conv;
+  const db = ctx.db;
+
+  // what every message reads, cached briefly and dropped when an admin changes it
+  const connCache = new Map<number, { at: number; info: ConnectionInfo | undefined }>();
+  let settingsCache: { at: number; values: { CheckMsgIsGroup: string; timeCreateNewTicket: string } } | undefined;
+  const dropConnections = () => connCache.clear();
+  ctx.events.on("whatsapp.saved", dropConnections);
+  ctx.events.on("whatsapp.deleted", dropConnections);
+  ctx.events.on("queue.saved", dropConnections);
+  ctx.events.on("queue.deleted", dropConnections);
+  ctx.events.on("setting.updated", () => {
+    settingsCache = undefined;
+  });
+
+  async function connection(id: number) {
+    const hit = connCache.get(id);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.info;
+    const info = await connectionInfo(db, id);
+    connCache.set(id, { at: Date.now(), info });
+    return info;
+  }
+
+  async function settings() {
+    if (settingsCache && Date.now() - settingsCache.at < CACHE_MS) return settingsCache.values;
+    const values = await getSettingValues(db, ["CheckMsgIsGroup", "timeCreateNewTicket"] as const);
+    settingsCache = { at: Date.now(), values };
+    return values;
+  }
+
+  async function receive(whatsappId: number, msg: InboundMessage): Promise<void> {
+    const [dup] = await db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(sql`coalesce(${messages.whatsappId}, 0) = ${whatsappId}`, eq(messages.wid, msg.id)));
+    if (dup) return;
+    const conn = await connection(whatsappId);
+    if (!conn) return;
+    const s = await settings();
+    if (msg.chat.isGroup && s.CheckMsgIsGroup === "enabled") return;
+
+    let stored: StoredMedia | undefined;
+    let body = msg.body;
+    if (msg.media) {
+      try {
+        const data = Buffer.isBuffer(msg.media.data) ? msg.media.data : await msg.media.data();
+        stored = await conv.media.storeInbound(data, msg.media.mimetype);
+      } catch (err) {
+        ctx.log.warn({ err, whatsappId, wid: msg.id }, "inbound media could not be stored");
+        body = body || "[mídia indisponível]";
+      }
+    }
+    const reopenSeconds = Number(s.timeCreateNewTicket) || 0;
+
+    let result: Stored | undefined;
+    for (let attempt = 0; !result; attempt++) {
+      try {
+        result = await db.transaction((tx) => store(tx, conn, msg, body, stored, reopenSeconds));
+      } catch (err) {
+        // a concurrent delivery stored it first
+        if (err instanceof Duplicate || isUniqueViolation(err, "messages_wid_key")) {
+          if (stored) await conv.media.remove(stored.key);
+          return;
+        }
+        // another process opened the contact's live ticket meanwhile: use it
+        if (attempt < 3 && isUniqueViolation(err, "tickets_one_live_per_contact")) continue;
+        throw err;
+      }
+    }
+    const done = result;
+
+    const [message, ticket] = await Promise.all([loadMessage(db, eq(messages.id, done.messageId)), loadTicket(db, done.ticketId)]);
+    for (const c of done.newContacts) ctx.events.publish("contact.saved", { action: "create", contact: contactOf(c) });
+    if (done.ticketChanged) ctx.events.publish("ticket.updated", { ticket, previous: done.previous });
+    if (message) ctx.events.publish("message.created", { message, ticket });
+    for (const reply of done.replies) await sendBotText(conv, ticket, reply);
+  }
+
+  async function store(
+    tx: DbOrTx,
+    conn: ConnectionInfo,
+    msg: InboundMessage,
+    body: string,
+    stored: StoredMedia | undefined,
+    reopenSeconds: number,
+  ): Promise<Stored> {
+    const newContacts: ContactRow[] = [];
+    const chatAddr = msg.chat.isGroup
+      ? { number: msg.chat.groupId, name: msg.chat.name, isGroup: true }
+      : { number: msg.chat.number, lid: msg.chat.lid, name: msg.fromMe ? undefined : (msg.pushName ?? msg.chat.name), isGroup: false };
+    const contact = await resolveContact(tx, chatAddr, newContacts);
+    const author =
+      msg.chat.isGroup && msg.sender && !msg.fromMe
+        ? await resolveContact(
+            tx,
+            { number: msg.sender.number, lid: msg.sender.lid, name: msg.sender.name ?? msg.pushName, isGroup: false },
+            newContacts,
+          )
+        : contact;
+
+    let ticket = await liveTicketOf(tx, contact.id, conn.id);
+    let previous: Stored["previous"];
+    let ticketChanged = false;
+    if (!ticket) {
+      const [recent] = await tx
+        .select()
+        .from(tickets)
+        .where(
+          and(
+            eq(tickets.contactId, contact.id),
+            eq(tickets.whatsappId, conn.id),
+            msg.fromMe ? undefined : gt(tickets.updatedAt, sql`now() - make_interval(secs => ${reopenSeconds})`),
+          ),
+        )
+        .orderBy(desc(tickets.updatedAt))
+        .limit(1)
+        .for("update");
+      if (msg.fromMe && recent) {
+        // our own message echoed by the engine (or sent from the phone): it joins the latest ticket as is
+        ticket = recent;
+      } else if (recent && reopenSeconds > 0) {
+        previous = { status: recent.status, queueId: recent.queueId, userId: recent.userId };
+        [ticket] = await tx
+          .update(tickets)
+          .set({ status: "pending", userId: null, closedAt: null, transf: false })
+          .where(eq(tickets.id, recent.id))
+          .returning();
+        ticketChanged = true;
+      } else {
+        const [created] = await tx
+          .insert(tickets)
+          .values({ contactId: contact.id, whatsappId: conn.id, status: "pending", isGroup: msg.chat.isGroup })
+          .onConflictDoNothing()
+          .returning();
+        ticket = created ?? (await liveTicketOf(tx, contact.id, conn.id));
+        if (!ticket) throw new Error("ticket vanished");
+        ticketChanged = !!created;
+      }
+    }
+
+    let quotedMsgId: number | null = null;
+    if (msg.quotedId) {
+      const [q] = await tx
+        .select({ id: messages.id })
+        .from(messages)
+        .where(and(sql`coalesce(${messages.whatsappId}, 0) = ${conn.id}`, eq(messages.wid, msg.quotedId)));
+      quotedMsgId = q?.id ?? null;
+    }
+
+    const mediaType = stored?.mediaType && msg.mediaType !== "sticker" ? stored.mediaType : msg.mediaType;
+    const [inserted] = await tx
+      .insert(messages)
+      .values({
+        wid: msg.id,
+        whatsappId: conn.id,
+        body,
+        fromMe: msg.fromMe,
+        read: msg.fromMe,
+        ack: msg.fromMe ? 1 : 0,
+        mediaType,
+        mediaKey: stored?.key,
+        mimetype: stored?.mimetype ?? msg.media?.mimetype,
+        fileName: msg.media?.fileName,
+        dataJson: msg.location ? JSON.stringify(msg.location) : msg.vcard ? JSON.stringify(msg.vcard) : null,
+        ticketId: ticket.id,
+        contactId: msg.fromMe ? null : author.id,
+        quotedMsgId,
+      })
+      .onConflictDoNothing()
+      .returning({ id: messages.id });
+    if (!inserted) throw new Duplicate();
+
+    const step = msg.fromMe || msg.chat.isGroup || mediaType === "call_log" ? {} : queueStep(ticket, conn, body);
+    if (step.queueId !== undefined) {
+      previous ??= { status: ticket.status, queueId: ticket.queueId, userId: ticket.userId };
+      ticketChanged = true;
+    }
+    await tx
+      .update(tickets)
+      .set({
+        lastMessage: previewOf(body, mediaType, msg.media?.fileName),
+        unreadMessages: msg.fromMe ? tickets.unreadMessages : sql`${tickets.unreadMessages} + 1`,
+        updatedAt: new Date(),
+        ...(step.queueId !== undefined && { queueId: step.queueId }),
+        ...(step.awaiting !== undefined && { awaitingQueueChoice: step.awaiting }),
+      })
+      .where(eq(tickets.id, ticket.id));
+    return { messageId: inserted.id, ticketId: ticket.id, previous, ticketChanged, newContacts, replies: step.replies ?? [] };
+  }
+
+  async function resolveContact(
+    tx: DbOrTx,
+    a: { number?: string; lid?: string; name?: string; isGroup: boolean },
+    created: ContactRow[],
+  ): Promise<ContactRow> {
+    const number = a.number || undefined;
+    const lid = a.lid || undefined;
+    if (!number && !lid) throw new Error("inbound message without an address");
+    const found = await tx
+      .select()
+      .from(contacts)
+      .where(or(number ? eq(contacts.number, number) : undefined, lid ? eq(contacts.lid, lid) : undefined));
+    const row = found.find((c) => number && c.number === number) ?? found[0];
+    if (row) {
+      const patch: Partial<ContactRow> = {};
+      // the number and the LID of one person end up on one contact
+      if (lid && !row.lid && !found.some((c) => c.lid === lid)) patch.lid = lid;
+      if (number && !row.number) patch.number = number;
+      if (a.name && a.name !== row.name && row.name === (row.number ?? row.lid)) patch.name = a.name;
+      if (Object.keys(patch).length === 0) return row;
+      const [updated] = await tx
+        .update(contacts)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(eq(contacts.id, row.id))
+        .returning();
+      return updated;
+    }
+    const [inserted] = await tx
+      .insert(contacts)
+      .values({ name: a.name || number || lid || "", number, lid, isGroup: a.isGroup })
+      .onConflictDoNothing()
+      .returning();
+    if (inserted) {
+      created.push(inserted);
+      return inserted;
+    }
+    const [again] = await tx
+      .select()
+      .from(contacts)
+      .where(or(number ? eq(contacts.number, number) : undefined, lid ? eq(contacts.lid, lid) : undefined));
+    if (!again) throw new Error("contact vanished");
+    return again;
+  }
+
+  async function ack(whatsappId: number, wid: string, value: number) {
+    const rows = await db
+      .update(messages)
+      .set({ ack: value, updatedAt: new Date() })
+      .where(and(sql`coalesce(${messages.whatsappId}, 0) = ${whatsappId}`, eq(messages.wid, wid), lt(messages.ack, value)))
+      .returning({ id: messages.id, ticketId: messages.ticketId });
+    if (!rows.length) {
+      // the ack may come before the send that caused it is stored: kept a minute for it
+      const key = `${whatsappId}:${wid}`;
+      if ((conv.earlyAcks.get(key) ?? -1) < value) {
+        conv.earlyAcks.set(key, value);
+        setTimeout(() => conv.earlyAcks.delete(key), 60_000).unref();
+      }
+      return;
+    }
+    await publishUpdate(rows[0].id, rows[0].ticketId);
+  }
+
+  async function publishUpdate(messageId: number, ticketId: number) {
+    const [message, ticket] = await Promise.all([loadMessage(db, eq(messages.id, messageId)), loadTicket(db, ticketId)]);
+    if (message) ctx.events.publish("message.updated", { message, ticket });
+  }
+
+  async function changeMessage(whatsappId: number, wid: string, patch: Partial<typeof messages.$inferInsert>) {
+    const rows = await db
+      .update(messages)
+      .set({ ...patch, updatedAt: new Date() })
+      .where(and(sql`coalesce(${messages.whatsappId}, 0) = ${whatsappId}`, eq(messages.wid, wid)))
+      .returning({ id: messages.id, ticketId: messages.ticketId });
+    if (rows.length) await publishUpdate(rows[0].id, rows[0].ticketId);
+  }
+
+  async function call(whatsappId: number, e: Extract<ChannelEvent, { type: "call" }>) {
+    const conn = await connection(whatsappId);
+    if (!conn) return;
+    await receive(whatsappId, {
+      id: `call:${e.callId}`,
+      fromMe: false,
+      chat: { ...e.from, isGroup: false },
+      timestamp: e.at,
+      body: e.isVideo ? "Chamada de vídeo" : "Chamada de voz",
+      mediaType: "call_log",
+    });
+    if (conn.acceptCalls) return;
+    const session = conv.channels.get(whatsappId);
+    await session?.rejectCall(e.callId, e.from).catch((err) => ctx.log.warn({ err }, "rejecting a call failed"));
+    if (!conn.callRefuseMessage.trim()) return;
+    const [t] = await db
+      .select({ id: tickets.id })
+      .from(messages)
+      .innerJoin(tickets, eq(tickets.id, messages.ticketId))
+      .where(and(sql`coalesce(${messages.whatsappId}, 0) = ${whatsappId}`, eq(messages.wid, `call:${e.callId}`)));
+    if (t) await sendBotText(conv, await loadTicket(db, t.id), conn.callRefuseMessage);
+  }
+
+  const handle = async (whatsappId: number, event: ChannelEvent) => {
+    switch (event.type) {
+      case "message":
+        return receive(whatsappId, event.message);
+      case "ack":
+        return ack(whatsappId, event.id, event.ack);
+      case "edit":
+        return changeMessage(whatsappId, event.id, { body: event.body, isEdited: true });
+      case "delete":
+        return changeMessage(whatsappId, event.id, { isDeleted: true });
+      case "status":
+        return applyStatus(ctx, whatsappId, event);
+      case "call":
+        return call(whatsappId, event);
+      case "reaction":
+        return;
+    }
+  };
+  return Object.assign(handle, { receive });
+}
+
+/**
+ * The queue step of a customer's message on a ticket that has no queue and no agent yet: one
+ * queue is assigned silently; with several, the greeting and a numbered menu are sent and a valid
+ * number picks the queue (its greeting follows); anything else repeats the menu.
+ */
+export function queueStep(
+  ticket: Pick<TicketRow, "queueId" | "userId" | "awaitingQueueChoice">,
+  conn: Pick<ConnectionInfo, "queues" | "greetingMessage">,
+  body: string,
+): { queueId?: number; awaiting?: boolean; replies?: string[] } {
+  if (ticket.queueId !== null || ticket.userId !== null || conn.queues.length === 0) return {};
+  if (conn.queues.length === 1) return { queueId: conn.queues[0].id, awaiting: false };
+  const choice = /^\s*(\d{1,3})\s*$/.exec(body);
+  const n = choice ? Number(choice[1]) : 0;
+  if (ticket.awaitingQueueChoice && n >= 1 && n <= conn.queues.length) {
+    const queue = conn.queues[n - 1];
+    return { queueId: queue.id, awaiting: false, replies: queue.greetingMessage.trim() ? [queue.greetingMessage] : [] };
+  }
+  return { awaiting: true, replies: [queueMenu(conn)] };
+}
+
+export function queueMenu(conn: Pick<ConnectionInfo, "queues" | "greetingMessage">): string {
+  const options = conn.queues.map((q, i) => `*${i + 1}* - ${q.name}`).join("\n");
+  return `${conn.greetingMessage.trim()}\n\n${options}`;
+}
+
+function contactOf(r: ContactRow): Contact {
+  return {
+    id: r.id,
+    name: r.name,
+    number: r.number,
+    lid: r.lid,
+    email: r.email,
+    profilePicUrl: r.profilePicUrl,
+    isGroup: r.isGroup,
+    extraInfo: [],
+    tags: [],
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+  };
+}

@@ -1,0 +1,85 @@
+import { messageSchema, messageSendBody, messagesAnswer, messagesQuery, typingAnswer } from "@balcao/contract";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { Guards } from "../../http/guards.js";
+import { sessionUser } from "../../http/guards.js";
+import { AppError } from "../../lib/errors.js";
+import { MEDIA_KEY, servingHeaders } from "../../lib/media.js";
+import type { ConvDeps } from "./outbound.js";
+import * as service from "./service.js";
+
+const ticketIdParam = z.object({ ticketId: z.coerce.number().int().positive() });
+const idParam = z.object({ id: z.coerce.number().int().positive() });
+
+export function messageRoutes(conv: ConvDeps, guard: Guards): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ["messages"];
+    app.get(
+      "/messages/:ticketId",
+      { preHandler: guard.user, schema: { tags, params: ticketIdParam, querystring: messagesQuery, response: { 200: messagesAnswer } } },
+      (req) => service.listMessages(conv, sessionUser(req), req.params.ticketId, req.query),
+    );
+
+    // JSON { body, quotedMsg } or multipart (medias files, body, quotedMsg): the body is read here
+    app.post(
+      "/messages/:ticketId",
+      { preHandler: guard.user, schema: { tags, params: ticketIdParam, response: { 200: z.array(messageSchema) } } },
+      async (req) => {
+        const user = sessionUser(req);
+        if (!req.isMultipart()) {
+          const body = messageSendBody.parse(req.body ?? {});
+          return service.sendMessage(conv, user, req.params.ticketId, { body: body.body, quotedMsgId: body.quotedMsg?.id });
+        }
+        const files: service.Upload[] = [];
+        const fields: Record<string, string> = {};
+        for await (const part of req.parts()) {
+          if (part.type === "file") files.push({ data: await part.toBuffer(), fileName: safeName(part.filename) });
+          else if (typeof part.value === "string") fields[part.fieldname] = part.value;
+        }
+        const body = messageSendBody.parse({ body: fields.body ?? "", quotedMsg: quotedOf(fields) });
+        return service.sendMessage(conv, user, req.params.ticketId, { body: body.body, quotedMsgId: body.quotedMsg?.id, files });
+      },
+    );
+
+    app.delete("/messages/:id", { preHandler: guard.user, schema: { tags, params: idParam, response: { 200: messageSchema } } }, (req) =>
+      service.deleteMessage(conv, sessionUser(req), req.params.id),
+    );
+
+    app.post(
+      "/digitando/:ticketId",
+      { preHandler: guard.user, schema: { tags, params: ticketIdParam, response: { 200: typingAnswer } } },
+      (req) => service.setTyping(conv, sessionUser(req), req.params.ticketId, true),
+    );
+    app.post(
+      "/digitando/stop/:ticketId",
+      { preHandler: guard.user, schema: { tags, params: ticketIdParam, response: { 200: typingAnswer } } },
+      (req) => service.setTyping(conv, sessionUser(req), req.params.ticketId, false),
+    );
+
+    // media by unguessable link (the key is 128 random bits): <img>/<audio> tags carry no token
+    app.get("/media/:key", { schema: { tags, params: z.object({ key: z.string().regex(MEDIA_KEY) }) } }, async (req, reply) => {
+      const data = await conv.media.read(req.params.key);
+      if (!data) throw new AppError("ERR_NOT_FOUND");
+      reply.headers(servingHeaders(req.params.key));
+      return reply.send(data);
+    });
+  };
+}
+
+function quotedOf(fields: Record<string, string>): { id: number } | undefined {
+  const raw = fields.quotedMsg ?? fields.quotedMsgId;
+  if (!raw) return undefined;
+  try {
+    const v = JSON.parse(raw) as unknown;
+    if (typeof v === "number") return { id: v };
+    if (v && typeof v === "object" && "id" in v) return { id: Number((v as { id: unknown }).id) };
+  } catch {
+    /* not JSON */
+  }
+  return { id: Number(raw) };
+}
+
+function safeName(name: string | undefined): string {
+  const base = (name ?? "arquivo").split(/[\\/]/).pop() ?? "arquivo";
+  return base.replace(/[^\p{L}\p{N}._ -]/gu, "_").slice(0, 120) || "arquivo";
+}

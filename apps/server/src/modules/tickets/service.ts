@@ -1,0 +1,307 @@
+import type { Tag, Ticket, TicketStatus } from "@balcao/contract";
+import { and, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
+import type { AppContext, SessionUser } from "../../context.js";
+import { contacts, queues, tags, ticketTags, tickets, users, whatsapps } from "../../db/schema/index.js";
+import { AppError, isUniqueViolation } from "../../lib/errors.js";
+import { containsPattern, likeEscape } from "../../lib/sql.js";
+import { defaultWhatsappId } from "../connections/service.js";
+import { type ConvDeps, sendBotText } from "../messages/outbound.js";
+import { canSee, liveTicketOf, loadTicket, selectTickets, type TicketJoinRow, ticketFor, toTicket, visibleTo } from "./queries.js";
+
+export interface TicketsQuery {
+  searchParam: string;
+  pageNumber: number;
+  rowsPerPage: number;
+  status?: TicketStatus;
+  date?: string;
+  showAll: boolean;
+  queueIds?: number[];
+  withUnreadMessages: boolean;
+  isGroup?: boolean;
+  userId?: number;
+}
+
+/**
+ * Searches walk the tickets newest first and stop at the page's end (LIMIT), so a common term —
+ * even two letters, which trigram indexes cannot serve — costs a few hundred index probes.
+ * Message bodies are matched per ticket through the (ticket_id, created_at) index. The count of a
+ * search is bounded: exact up to SEARCH_COUNT_CAP, then reported as that cap (hasMore stays exact).
+ */
+export const SEARCH_COUNT_CAP = 1000;
+
+/** GET /tickets: every filter of the spec, paginated in SQL; `{ tickets, count, hasMore }`. */
+export async function listTickets(ctx: AppContext, user: SessionUser, q: TicketsQuery) {
+  const db = ctx.db;
+  const conds: (SQL | undefined)[] = [visibleTo(user)];
+  const showAll = q.showAll && (user.profile === "admin" || user.profile === "superv");
+  const term = q.searchParam.trim();
+  // without showAll an agent's list holds their own tickets and the waiting ones (searches span all they may see)
+  if (!showAll && !term) conds.push(or(eq(tickets.userId, user.id), eq(tickets.status, "pending")));
+  if (q.status) conds.push(eq(tickets.status, q.status));
+  if (q.queueIds?.length) conds.push(or(inArray(tickets.queueId, q.queueIds), isNull(tickets.queueId)));
+  if (q.withUnreadMessages) conds.push(sql`${tickets.unreadMessages} > 0`);
+  if (q.isGroup !== undefined) conds.push(eq(tickets.isGroup, q.isGroup));
+  if (q.userId) conds.push(eq(tickets.userId, q.userId));
+  if (q.date) {
+    const start = new Date(`${q.date}T00:00:00`);
+    if (!Number.isNaN(start.getTime())) {
+      const end = new Date(start.getTime() + 24 * 3600 * 1000);
+      conds.push(sql`${tickets.createdAt} >= ${start.toISOString()} and ${tickets.createdAt} < ${end.toISOString()}`);
+    }
+  }
+  if (term) conds.push(searchCondition(term));
+  const where = and(...conds);
+  const offset = (q.pageNumber - 1) * q.rowsPerPage;
+
+  const rows = await selectTickets(db)
+    .where(where)
+    .orderBy(sql`${tickets.updatedAt} desc`, sql`${tickets.id} desc`)
+    .limit(q.rowsPerPage + 1)
+    .offset(offset);
+  const hasMore = rows.length > q.rowsPerPage;
+  const page = rows.slice(0, q.rowsPerPage).map((r) => toTicket(r as TicketJoinRow));
+
+  let total: number;
+  if (!hasMore) total = offset + page.length;
+  else if (term) {
+    const [{ n }] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(
+        db
+          .select({ one: sql`1` })
+          .from(tickets)
+          .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+          .where(where)
+          .limit(SEARCH_COUNT_CAP)
+          .as("s"),
+      );
+    total = Math.max(n, offset + page.length + 1);
+  } else {
+    const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(where);
+    total = n;
+  }
+  return { tickets: page, count: total, hasMore };
+}
+
+function searchCondition(term: string): SQL {
+  const pattern = containsPattern(term);
+  const digits = term.replace(/\D/g, "");
+  return or(
+    sql`lower(${contacts.name}) like ${pattern}`,
+    digits.length > 0 ? sql`${contacts.number} like ${`%${likeEscape(digits)}%`}` : undefined,
+    sql`exists (select 1 from messages m where m.ticket_id = ${tickets.id} and lower(m.body) like ${pattern})`,
+  ) as SQL;
+}
+
+export async function getTicket(ctx: AppContext, user: SessionUser, id: number): Promise<Ticket> {
+  return ticketFor(ctx.db, user, id);
+}
+
+/**
+ * POST /tickets: an agent opens a conversation with a contact on a connection (the default one
+ * when not named). Refused with ERR_OTHER_OPEN_TICKET while the contact has a live ticket there.
+ */
+export async function createTicket(
+  ctx: AppContext,
+  user: SessionUser,
+  input: { contactId: number; queueId?: number | null; userId?: number | null; whatsappId?: number | null },
+): Promise<Ticket> {
+  const db = ctx.db;
+  const [contact] = await db.select().from(contacts).where(eq(contacts.id, input.contactId));
+  if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
+  if (!contact.number && !contact.lid) throw new AppError("ERR_WAPP_INVALID_CONTACT");
+  const userId = input.userId ?? user.id;
+  if (userId !== user.id && user.profile === "user") throw new AppError("ERR_NO_PERMISSION");
+  const queueId = input.queueId ?? null;
+  if (queueId !== null) {
+    if (user.profile !== "admin" && !user.queueIds.includes(queueId)) throw new AppError("ERR_NO_PERMISSION");
+    const [q] = await db.select({ id: queues.id }).from(queues).where(eq(queues.id, queueId));
+    if (!q) throw new AppError("ERR_NO_QUEUE_FOUND");
+  }
+  const whatsappId = input.whatsappId ?? (await defaultWhatsappId(db));
+  const id = await db
+    .transaction(async (tx) => {
+      if (await liveTicketOf(tx, contact.id, whatsappId)) throw new AppError("ERR_OTHER_OPEN_TICKET");
+      const [row] = await tx
+        .insert(tickets)
+        .values({ contactId: contact.id, whatsappId, userId, queueId, status: "open", isGroup: contact.isGroup })
+        .returning({ id: tickets.id });
+      return row.id;
+    })
+    .catch((err) => {
+      if (isUniqueViolation(err, "tickets_one_live_per_contact")) throw new AppError("ERR_OTHER_OPEN_TICKET");
+      if (err instanceof AppError) throw err;
+      if (isForeignKey(err)) throw new AppError("ERR_NO_WAPP_FOUND");
+      throw err;
+    });
+  const ticket = await loadTicket(db, id);
+  ctx.events.publish("ticket.updated", { ticket });
+  return ticket;
+}
+
+function isForeignKey(err: unknown): boolean {
+  let cur: unknown = err;
+  for (let i = 0; i < 4 && cur && typeof cur === "object"; i++) {
+    if ((cur as { code?: string }).code === "23503") return true;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+export interface TicketUpdate {
+  status?: TicketStatus;
+  userId?: number | null;
+  queueId?: number | null;
+  whatsappId?: number;
+  transf?: boolean;
+}
+
+/**
+ * PUT /tickets/:id — the transitions of the spec, read from what is sent:
+ * - accept (pending → open) and reopen (closed → open): the current user becomes the owner
+ *   (an admin or supervisor may name another), the accept modal may set the queue;
+ * - close (→ closed): the connection's farewell is sent;
+ * - transfer to a user (userId): that user owns it, open; transfer to a queue (queueId with
+ *   status pending or userId null): pending, no owner; both together: that user, that queue, open;
+ *   a transfer sets `transf`.
+ * Only the owner acts on an open ticket, besides admins and supervisors.
+ */
+export async function updateTicket(conv: ConvDeps, user: SessionUser, id: number, input: TicketUpdate): Promise<Ticket> {
+  const { ctx } = conv;
+  const db = ctx.db;
+  if (input.whatsappId !== undefined && user.profile !== "admin") throw new AppError("ERR_NO_PERMISSION");
+  if (input.userId) {
+    const [u] = await db.select({ id: users.id }).from(users).where(eq(users.id, input.userId));
+    if (!u) throw new AppError("ERR_NO_USER_FOUND");
+  }
+  if (input.queueId) {
+    const [q] = await db.select({ id: queues.id }).from(queues).where(eq(queues.id, input.queueId));
+    if (!q) throw new AppError("ERR_NO_QUEUE_FOUND");
+  }
+  const outcome = await db
+    .transaction(async (tx) => {
+      const [t] = await tx.select().from(tickets).where(eq(tickets.id, id)).for("update");
+      if (!t) throw new AppError("ERR_NO_TICKET_FOUND");
+      if (!canSee(user, t)) throw new AppError("ERR_NO_PERMISSION");
+      const privileged = user.profile === "admin" || user.profile === "superv";
+      if (t.status === "open" && t.userId !== null && t.userId !== user.id && !privileged) throw new AppError("ERR_NO_PERMISSION");
+
+      const next = { status: t.status, userId: t.userId, queueId: t.queueId, transf: t.transf, whatsappId: t.whatsappId };
+      if (input.queueId !== undefined) next.queueId = input.queueId;
+      if (input.whatsappId !== undefined) next.whatsappId = input.whatsappId;
+      const opening = input.status === "open" && t.status !== "open";
+      const toUser = input.userId != null && input.userId !== t.userId;
+      const toQueue = input.queueId != null && input.queueId !== t.queueId;
+      const transfer =
+        input.status !== "closed" &&
+        (input.transf === true || (toUser && !opening) || (toQueue && (input.status === "pending" || input.userId === null)));
+
+      if (input.status === "closed") {
+        next.status = "closed";
+      } else if (transfer) {
+        if (input.userId != null) {
+          // to a user (and maybe a queue): theirs, open
+          next.userId = input.userId;
+          next.status = "open";
+        } else if (input.queueId != null || input.userId === null) {
+          // to a queue: waiting there, nobody's
+          next.userId = null;
+          next.status = "pending";
+        }
+        next.transf = true;
+      } else if (opening) {
+        // accept or reopen: the current user's (an admin or supervisor may name another)
+        if (input.userId && input.userId !== user.id && !privileged) throw new AppError("ERR_NO_PERMISSION");
+        next.status = "open";
+        next.userId = input.userId ?? user.id;
+      } else if (input.status === "pending") {
+        next.status = "pending";
+        next.userId = null;
+      }
+      if (input.transf !== undefined) next.transf = input.transf;
+
+      const [updated] = await tx
+        .update(tickets)
+        .set({
+          status: next.status,
+          userId: next.userId,
+          queueId: next.queueId,
+          transf: next.transf,
+          whatsappId: next.whatsappId,
+          ...(next.queueId !== t.queueId && { awaitingQueueChoice: false }),
+          ...(next.status === "closed" && t.status !== "closed" && { closedAt: new Date(), unreadMessages: 0 }),
+          ...(next.status !== "closed" && { closedAt: null }),
+          updatedAt: new Date(),
+        })
+        .where(eq(tickets.id, id))
+        .returning();
+      return {
+        previous: { status: t.status, queueId: t.queueId, userId: t.userId },
+        closing: t.status !== "closed" && updated.status === "closed",
+      };
+    })
+    .catch((err) => {
+      if (isUniqueViolation(err, "tickets_one_live_per_contact")) throw new AppError("ERR_OTHER_OPEN_TICKET");
+      throw err;
+    });
+  const ticket = await loadTicket(db, id);
+  ctx.events.publish("ticket.updated", { ticket, previous: outcome.previous });
+  if (outcome.closing && !ticket.isGroup && ticket.whatsappId !== null) {
+    const farewell = await farewellOf(ctx, ticket.whatsappId);
+    if (farewell) await sendBotText(conv, ticket, farewell);
+  }
+  return ticket;
+}
+
+async function farewellOf(ctx: AppContext, whatsappId: number): Promise<string> {
+  const [row] = await ctx.db.select({ farewell: whatsapps.farewellMessage }).from(whatsapps).where(eq(whatsapps.id, whatsappId));
+  return row?.farewell ?? "";
+}
+
+/** Admin only (the route guards it): the ticket and its messages are removed. */
+export async function deleteTicket(ctx: AppContext, id: number): Promise<void> {
+  const ticket = await loadTicket(ctx.db, id);
+  await ctx.db.delete(tickets).where(eq(tickets.id, id));
+  ctx.events.publish("ticket.deleted", { ticket });
+}
+
+// ---------- tags ----------
+
+export async function ticketTagsOf(ctx: AppContext, user: SessionUser, id: number): Promise<Tag[]> {
+  return (await ticketFor(ctx.db, user, id)).tags;
+}
+
+async function afterTags(ctx: AppContext, id: number): Promise<Ticket> {
+  const ticket = await loadTicket(ctx.db, id);
+  ctx.events.publish("ticket.updated", { ticket });
+  return ticket;
+}
+
+export async function addTicketTag(ctx: AppContext, user: SessionUser, id: number, tagId: number): Promise<Ticket> {
+  await ticketFor(ctx.db, user, id);
+  const [tag] = await ctx.db.select({ id: tags.id }).from(tags).where(eq(tags.id, tagId));
+  if (!tag) throw new AppError("ERR_NO_TAG_FOUND");
+  await ctx.db.insert(ticketTags).values({ ticketId: id, tagId }).onConflictDoNothing();
+  return afterTags(ctx, id);
+}
+
+export async function removeTicketTag(ctx: AppContext, user: SessionUser, id: number, tagId: number): Promise<Ticket> {
+  await ticketFor(ctx.db, user, id);
+  await ctx.db.delete(ticketTags).where(and(eq(ticketTags.ticketId, id), eq(ticketTags.tagId, tagId)));
+  return afterTags(ctx, id);
+}
+
+/** Replaces the ticket's tags with the given ones. */
+export async function setTicketTags(ctx: AppContext, user: SessionUser, id: number, tagIds: number[]): Promise<Ticket> {
+  await ticketFor(ctx.db, user, id);
+  const unique = [...new Set(tagIds)];
+  await ctx.db.transaction(async (tx) => {
+    if (unique.length) {
+      const found = await tx.select({ id: tags.id }).from(tags).where(inArray(tags.id, unique));
+      if (found.length !== unique.length) throw new AppError("ERR_NO_TAG_FOUND");
+    }
+    await tx.delete(ticketTags).where(eq(ticketTags.ticketId, id));
+    if (unique.length) await tx.insert(ticketTags).values(unique.map((tagId) => ({ ticketId: id, tagId })));
+  });
+  return afterTags(ctx, id);
+}

@@ -1,0 +1,146 @@
+import type { AddressInfo } from "node:net";
+import { io as connect, type Socket } from "socket.io-client";
+import type { SimulatorSession } from "../src/channels/simulator/session.js";
+import { bearer, type TestApp } from "./helpers.js";
+
+/** Shared steps of the conversation tests: queues, a paired simulator connection, customers, sockets. */
+
+let seq = 0;
+
+export async function api(t: TestApp, token: string, method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: unknown) {
+  const res = await t.app.inject({ method, url, headers: bearer(token), ...(payload !== undefined && { payload: payload as object }) });
+  let body: unknown;
+  try {
+    body = res.json();
+  } catch {
+    body = res.body;
+  }
+  // biome-ignore lint/suspicious/noExplicitAny: test answers are read loosely
+  return { status: res.statusCode, body: body as any };
+}
+
+export async function createQueue(t: TestApp, name: string, greetingMessage = ""): Promise<number> {
+  seq++;
+  const color = `#${(0x100000 + ((seq * 7919 + Math.floor(Math.random() * 1000)) % 0xefffff)).toString(16)}`;
+  const res = await api(t, t.adminToken, "POST", "/queue", { name, color, greetingMessage });
+  if (res.status !== 200) throw new Error(`queue: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.id;
+}
+
+export interface SimConnection {
+  whatsappId: number;
+  session: SimulatorSession;
+}
+
+/** A simulator connection, created through the API and paired by scanning its QR code. */
+export async function pairedSimulator(
+  t: TestApp,
+  input: { name?: string; queueIds?: number[]; greetingMessage?: string; farewellMessage?: string; isDefault?: boolean } = {},
+): Promise<SimConnection> {
+  const res = await api(t, t.adminToken, "POST", "/whatsapp", {
+    name: input.name ?? `Sim ${++seq}`,
+    type: "simulator",
+    queueIds: input.queueIds ?? [],
+    greetingMessage: input.greetingMessage ?? "",
+    farewellMessage: input.farewellMessage ?? "",
+    ...(input.isDefault !== undefined && { isDefault: input.isDefault }),
+  });
+  if (res.status !== 200) throw new Error(`whatsapp: ${res.status} ${JSON.stringify(res.body)}`);
+  const whatsappId = res.body.id as number;
+  await t.channels.idle();
+  const session = t.simulator.get(whatsappId);
+  if (!session) throw new Error("no simulator session");
+  if (!(await session.scan(session.qrcode))) throw new Error("pairing failed");
+  await t.channels.idle();
+  return { whatsappId, session };
+}
+
+/** A customer writes and the pipeline has handled it (and any automatic reply). */
+export async function customerSays(
+  t: TestApp,
+  sim: SimConnection,
+  number: string,
+  body: string,
+  extra: {
+    name?: string;
+    id?: string;
+    quotedId?: string;
+    media?: { data: Buffer; mimetype: string; fileName?: string };
+    groupId?: string;
+  } = {},
+): Promise<string> {
+  const id = sim.session.customerSend({ number, name: extra.name ?? `Cliente ${number.slice(-4)}`, body, ...extra });
+  await t.channels.idle();
+  return id;
+}
+
+/** What the customer's phone shows of the chat (agent and bot replies are fromMe). */
+export function phoneOf(sim: SimConnection, number: string) {
+  return sim.session.chats.get(number)?.messages ?? [];
+}
+
+export async function ticketOfContact(t: TestApp, number: string) {
+  const res = await api(t, t.adminToken, "GET", `/tickets?showAll=true&searchParam=${number}&rowsPerPage=50`);
+  // biome-ignore lint/suspicious/noExplicitAny: loose read
+  return (res.body.tickets as any[]).filter((x) => x.contact.number === number);
+}
+
+export async function listen(t: TestApp): Promise<string> {
+  const addr = t.app.server.address() as AddressInfo | null;
+  if (addr) return `http://127.0.0.1:${addr.port}`;
+  await t.app.listen({ port: 0, host: "127.0.0.1" });
+  return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+}
+
+export async function socketFor(url: string, token: string): Promise<Socket> {
+  const socket = connect(url, { auth: { token }, transports: ["websocket"], reconnection: false, forceNew: true });
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => resolve());
+    socket.once("connect_error", (err) => reject(err));
+  });
+  return socket;
+}
+
+export function emitAck(socket: Socket, event: string, ...args: unknown[]): Promise<{ ok: boolean; error?: string }> {
+  return new Promise((resolve) => socket.emit(event, ...args, (r: { ok: boolean; error?: string }) => resolve(r)));
+}
+
+/** Collects every payload of an event, and waits for one that matches. */
+export function recorder<T = unknown>(socket: Socket, event: string) {
+  const seen: T[] = [];
+  const waiters: { pred: (p: T) => boolean; resolve: (p: T) => void }[] = [];
+  socket.on(event, (p: T) => {
+    seen.push(p);
+    for (const w of [...waiters]) {
+      if (w.pred(p)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(p);
+      }
+    }
+  });
+  return {
+    seen,
+    waitFor(pred: (p: T) => boolean, timeoutMs = 5000): Promise<T> {
+      const hit = seen.find(pred);
+      if (hit) return Promise.resolve(hit);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ${event} event matched`)), timeoutMs);
+        waiters.push({
+          pred,
+          resolve: (p) => {
+            clearTimeout(timer);
+            resolve(p);
+          },
+        });
+      });
+    },
+  };
+}
+
+export const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A tiny but real PNG (1×1), recognised by content. */
+export const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);

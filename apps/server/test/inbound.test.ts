@@ -1,0 +1,236 @@
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { messages, tickets } from "../src/db/schema/index.js";
+import { api, createQueue, customerSays, PNG, pairedSimulator, phoneOf, type SimConnection } from "./conversation-kit.js";
+import { createTestApp, type TestApp } from "./helpers.js";
+
+let t: TestApp;
+let support: number;
+let billing: number;
+let menu: SimConnection;
+let single: SimConnection;
+let none: SimConnection;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  support = await createQueue(t, "Suporte", "Você está no suporte técnico.");
+  billing = await createQueue(t, "Financeiro", "");
+  menu = await pairedSimulator(t, { name: "Menu", queueIds: [support, billing], greetingMessage: "Olá! Escolha um setor:" });
+  single = await pairedSimulator(t, { name: "Single", queueIds: [support] });
+  none = await pairedSimulator(t, { name: "NoQueue" });
+});
+afterAll(() => t.teardown());
+
+async function ticketsOf(number: string, whatsappId: number) {
+  return t.ctx.db.execute<{
+    id: number;
+    status: string;
+    queue_id: number | null;
+    unread_messages: number;
+    last_message: string;
+    user_id: number | null;
+  }>(
+    sql`select t.id, t.status, t.queue_id, t.unread_messages, t.last_message, t.user_id from tickets t join contacts c on c.id = t.contact_id
+        where c.number = ${number} and t.whatsapp_id = ${whatsappId} order by t.id`,
+  );
+}
+
+async function messagesOf(ticketId: number) {
+  return t.ctx.db.select().from(messages).where(eq(messages.ticketId, ticketId)).orderBy(messages.id);
+}
+
+describe("the queue step", () => {
+  it("a connection with one queue assigns it silently", async () => {
+    await customerSays(t, single, "5511900000001", "oi");
+    const { rows } = await ticketsOf("5511900000001", single.whatsappId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: "pending", queue_id: support, unread_messages: 1, last_message: "oi" });
+    expect(phoneOf(single, "5511900000001").filter((m) => m.fromMe)).toHaveLength(0);
+  });
+
+  it("several queues: the greeting and a numbered menu; a valid number picks the queue and its greeting follows", async () => {
+    const n = "5511900000002";
+    await customerSays(t, menu, n, "bom dia");
+    let phone = phoneOf(menu, n).filter((m) => m.fromMe);
+    expect(phone).toHaveLength(1);
+    expect(phone[0].body).toContain("Olá! Escolha um setor:");
+    expect(phone[0].body).toContain("*1* - Financeiro");
+    expect(phone[0].body).toContain("*2* - Suporte");
+    let { rows } = await ticketsOf(n, menu.whatsappId);
+    expect(rows[0].queue_id).toBeNull();
+
+    await customerSays(t, menu, n, " 2 ");
+    ({ rows } = await ticketsOf(n, menu.whatsappId));
+    expect(rows).toHaveLength(1);
+    expect(rows[0].queue_id).toBe(support);
+    phone = phoneOf(menu, n).filter((m) => m.fromMe);
+    expect(phone.map((m) => m.body)).toEqual([expect.stringContaining("*2* - Suporte"), "Você está no suporte técnico."]);
+    // nothing lost: both customer messages and both replies are on the one ticket
+    const stored = await messagesOf(rows[0].id);
+    expect(stored.map((m) => [m.fromMe, m.body])).toEqual([
+      [false, "bom dia"],
+      [true, expect.stringContaining("Escolha")],
+      [false, " 2 "],
+      [true, "Você está no suporte técnico."],
+    ]);
+  });
+
+  it("an invalid choice repeats the menu and keeps the ticket without a queue", async () => {
+    const n = "5511900000003";
+    await customerSays(t, menu, n, "oi");
+    await customerSays(t, menu, n, "7");
+    await customerSays(t, menu, n, "quero falar com alguém");
+    const replies = phoneOf(menu, n).filter((m) => m.fromMe);
+    expect(replies).toHaveLength(3);
+    for (const r of replies) expect(r.body).toContain("*1* - Financeiro");
+    const { rows } = await ticketsOf(n, menu.whatsappId);
+    expect(rows[0].queue_id).toBeNull();
+    expect(rows[0].unread_messages).toBe(3);
+    // a queue whose greeting is empty is chosen without a reply
+    await customerSays(t, menu, n, "1");
+    const after = await ticketsOf(n, menu.whatsappId);
+    expect(after.rows[0].queue_id).toBe(billing);
+    expect(phoneOf(menu, n).filter((m) => m.fromMe)).toHaveLength(3);
+  });
+
+  it("a connection without queues leaves the ticket without one", async () => {
+    await customerSays(t, none, "5511900000004", "olá");
+    const { rows } = await ticketsOf("5511900000004", none.whatsappId);
+    expect(rows[0]).toMatchObject({ status: "pending", queue_id: null });
+  });
+});
+
+describe("delivery", () => {
+  it("the same channel message delivered twice is stored once", async () => {
+    const n = "5511900000005";
+    await customerSays(t, single, n, "primeira", { id: "SAME-ID-1" });
+    await customerSays(t, single, n, "primeira", { id: "SAME-ID-1" });
+    // and concurrently
+    single.session.customerSend({ number: n, body: "segunda", id: "SAME-ID-2" });
+    single.session.customerSend({ number: n, body: "segunda", id: "SAME-ID-2" });
+    await t.channels.idle();
+    const { rows } = await ticketsOf(n, single.whatsappId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].unread_messages).toBe(2);
+    const stored = await messagesOf(rows[0].id);
+    expect(stored.map((m) => m.wid)).toEqual(["SAME-ID-1", "SAME-ID-2"]);
+  });
+
+  it("the same id on another connection is another message", async () => {
+    const n = "5511900000006";
+    await customerSays(t, none, n, "a", { id: "SHARED-ID" });
+    await customerSays(t, single, n, "b", { id: "SHARED-ID" });
+    const [a, b] = await Promise.all([ticketsOf(n, none.whatsappId), ticketsOf(n, single.whatsappId)]);
+    expect(a.rows).toHaveLength(1);
+    expect(b.rows).toHaveLength(1);
+  });
+
+  it("media is stored and served by its unguessable link", async () => {
+    const n = "5511900000007";
+    await customerSays(t, none, n, "", { media: { data: PNG, mimetype: "image/png", fileName: "foto.png" } });
+    const { rows } = await ticketsOf(n, none.whatsappId);
+    const [m] = await messagesOf(rows[0].id);
+    expect(m.mediaType).toBe("image");
+    expect(m.mediaKey).toMatch(/^[a-f0-9]{32}\.png$/);
+    const res = await t.app.inject({ method: "GET", url: `/media/${m.mediaKey}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("image/png");
+    expect(res.rawPayload.equals(PNG)).toBe(true);
+    const guess = await t.app.inject({ method: "GET", url: "/media/00000000000000000000000000000000.png" });
+    expect(guess.statusCode).toBe(404);
+    const traversal = await t.app.inject({ method: "GET", url: "/media/..%2F..%2Fetc%2Fpasswd" });
+    expect(traversal.statusCode).toBe(400);
+  });
+
+  it("group messages are ignored while CheckMsgIsGroup is enabled, kept when disabled", async () => {
+    await customerSays(t, none, "5511900000008", "no grupo", { groupId: "120363000000000001" });
+    let res = await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from contacts where number = '120363000000000001'`);
+    expect(res.rows[0].n).toBe(0);
+    expect((await api(t, t.adminToken, "PUT", "/settings/CheckMsgIsGroup", { value: "disabled" })).status).toBe(200);
+    await customerSays(t, none, "5511900000008", "no grupo de novo", { groupId: "120363000000000001" });
+    res = await t.ctx.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from tickets t join contacts c on c.id = t.contact_id where c.number = '120363000000000001' and t.is_group`,
+    );
+    expect(res.rows[0].n).toBe(1);
+    await api(t, t.adminToken, "PUT", "/settings/CheckMsgIsGroup", { value: "enabled" });
+  });
+
+  it("a contact known by its LID gets its number when a message carries both", async () => {
+    // the simulator always sends numbers; the pipeline is driven directly with a LID-only message
+    await t.channels.dispatch(none.whatsappId, {
+      type: "message",
+      message: {
+        id: "LID-1",
+        fromMe: false,
+        chat: { lid: "99887766", isGroup: false },
+        pushName: "Pessoa",
+        timestamp: new Date(),
+        body: "pelo lid",
+        mediaType: "chat",
+      },
+    });
+    await t.channels.dispatch(none.whatsappId, {
+      type: "message",
+      message: {
+        id: "LID-2",
+        fromMe: false,
+        chat: { lid: "99887766", number: "5511900000009", isGroup: false },
+        pushName: "Pessoa",
+        timestamp: new Date(),
+        body: "com número",
+        mediaType: "chat",
+      },
+    });
+    const res = await t.ctx.db.execute<{ id: number; number: string; lid: string; name: string }>(
+      sql`select id, number, lid, name from contacts where lid = '99887766' or number = '5511900000009'`,
+    );
+    expect(res.rows).toHaveLength(1);
+    expect(res.rows[0]).toMatchObject({ number: "5511900000009", lid: "99887766", name: "Pessoa" });
+    const live = await t.ctx.db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.contactId, res.rows[0].id), eq(tickets.whatsappId, none.whatsappId)));
+    expect(live).toHaveLength(1);
+  });
+});
+
+describe("closed tickets", () => {
+  async function closeTicket(id: number, agoSeconds: number) {
+    await t.ctx.db.execute(
+      sql`update tickets set status = 'closed', closed_at = now(), updated_at = now() - make_interval(secs => ${agoSeconds}) where id = ${id}`,
+    );
+  }
+
+  it("a closed ticket is reopened (pending, no agent) when the customer writes within timeCreateNewTicket", async () => {
+    const n = "5511900000010";
+    await customerSays(t, single, n, "oi");
+    const first = (await ticketsOf(n, single.whatsappId)).rows[0];
+    await closeTicket(first.id, 60);
+    await customerSays(t, single, n, "voltei");
+    const { rows } = await ticketsOf(n, single.whatsappId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: first.id, status: "pending", user_id: null, queue_id: support });
+  });
+
+  it("after the window a new pending ticket is opened", async () => {
+    const n = "5511900000011";
+    await customerSays(t, single, n, "oi");
+    const first = (await ticketsOf(n, single.whatsappId)).rows[0];
+    await closeTicket(first.id, 7200 + 60);
+    await customerSays(t, single, n, "outro assunto");
+    const { rows } = await ticketsOf(n, single.whatsappId);
+    expect(rows.map((r) => r.status)).toEqual(["closed", "pending"]);
+  });
+
+  it("timeCreateNewTicket = 0 always opens a new ticket", async () => {
+    await api(t, t.adminToken, "PUT", "/settings/timeCreateNewTicket", { value: "0" });
+    const n = "5511900000012";
+    await customerSays(t, single, n, "oi");
+    const first = (await ticketsOf(n, single.whatsappId)).rows[0];
+    await closeTicket(first.id, 1);
+    await customerSays(t, single, n, "de novo");
+    const { rows } = await ticketsOf(n, single.whatsappId);
+    expect(rows.map((r) => r.status)).toEqual(["closed", "pending"]);
+    await api(t, t.adminToken, "PUT", "/settings/timeCreateNewTicket", { value: "7200" });
+  });
+});
