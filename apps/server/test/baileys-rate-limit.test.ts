@@ -101,4 +101,11 @@ describe("baileys send rate limiter", () => {
     await limiter.run(async () => "fourth");
     expect(waits).toEqual([1000, 1000]);
   });
+
+  it("a steady stream earns no burst back: every send after the first burst is paced", async () => {
+    const { clock, waits } = fakeClock();
+    const limiter = createRateLimiter({}, clock, () => 0.5);
+    await Promise.all(Array.from({ length: 23 }, (_, i) => limiter.run(async () => i)));
+    expect(waits).toEqual(Array(20).fill(1750));
+  });
 });

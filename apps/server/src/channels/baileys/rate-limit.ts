@@ -4,7 +4,7 @@
  * Sends run one at a time, in order. A send waits until `minIntervalMs` plus a random
  * 0–`jitterMs` have passed since the previous one, unless the burst allowance has a token: up to
  * `burst` sends may go back to back after a quiet spell (an agent answering several things at
- * once), and the allowance earns one token back per `burstRefillMs`.
+ * once); the allowance earns one send back per `burstRefillMs` without sends.
  */
 
 export interface RateLimitOptions {
@@ -50,16 +50,14 @@ export function createRateLimiter(
   let tail: Promise<unknown> = Promise.resolve();
   let pending = 0;
 
+  // the allowance refills only with quiet time: a steady stream of sends never earns a token
   const refill = () => {
-    const now = clock.now();
-    if (opts.burstRefillMs > 0 && tokens < opts.burst) {
-      const earned = Math.floor((now - refilledAt) / opts.burstRefillMs);
-      if (earned > 0) {
-        tokens = Math.min(opts.burst, tokens + earned);
-        refilledAt = tokens >= opts.burst ? now : refilledAt + earned * opts.burstRefillMs;
-      }
-    } else if (tokens >= opts.burst) {
-      refilledAt = now;
+    if (opts.burstRefillMs <= 0 || tokens >= opts.burst) return;
+    const quietSince = Math.max(lastSendAt ?? refilledAt, refilledAt);
+    const earned = Math.floor((clock.now() - quietSince) / opts.burstRefillMs);
+    if (earned > 0) {
+      tokens = Math.min(opts.burst, tokens + earned);
+      refilledAt = quietSince + earned * opts.burstRefillMs;
     }
   };
 
