@@ -1,3 +1,123 @@
 #!/usr/bin/env node
-// Placeholder until the web app's end-to-end suite lands (issue 3): nothing to drive yet.
-console.log("e2e: no web app yet");
+// End-to-end suite: builds what is missing or stale, starts the server on a free port with a fresh
+// embedded database, runs the Playwright specs (node:test + playwright-core + Debian's Chromium), stops the server.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const root = resolve(import.meta.dirname, "..");
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+function newest(dir) {
+  let t = 0;
+  if (!existsSync(dir)) return t;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === "node_modules" || entry.name === "dist") continue;
+    const p = join(dir, entry.name);
+    t = Math.max(t, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+function needsBuild() {
+  const web = join(root, "apps/web/dist/index.html");
+  const server = join(root, "apps/server/dist/main.js");
+  if (!existsSync(web) || !existsSync(server)) return true;
+  const sources = Math.max(
+    newest(join(root, "apps/web/src")),
+    newest(join(root, "apps/server/src")),
+    newest(join(root, "packages/contract/src")),
+  );
+  return sources > Math.min(statSync(web).mtimeMs, statSync(server).mtimeMs);
+}
+
+function freePort() {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once("error", rej);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => res(port));
+    });
+  });
+}
+
+async function waitUp(base, server, ms = 60_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
+    try {
+      const r = await fetch(`${base}/colors`, { headers: { accept: "application/json" } });
+      if (r.ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error("server did not start in time");
+}
+
+if (!existsSync(CHROMIUM)) {
+  console.error(`e2e: Chromium not found at ${CHROMIUM} (apt-get install -y chromium fonts-dejavu-core)`);
+  process.exit(1);
+}
+if (process.env.E2E_SKIP_BUILD !== "1" && needsBuild()) {
+  console.log("e2e: building the web app and the server…");
+  const b = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+  if (b.status !== 0) process.exit(b.status ?? 1);
+}
+
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const dataDir = mkdtempSync(join(tmpdir(), "balcao-e2e-"));
+mkdirSync(join(root, "e2e/screenshots"), { recursive: true });
+const server = spawn(process.execPath, [join(root, "apps/server/dist/main.js")], {
+  cwd: join(root, "apps/server"),
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    ENABLE_SIMULATOR: "true",
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",
+    LOGIN_RATE_PER_IP: "1000",
+    NODE_ENV: "test",
+  },
+  stdio: ["ignore", "inherit", "inherit"],
+});
+
+let code = 1;
+try {
+  await waitUp(base, server);
+  console.log(`e2e: server up at ${base} (data in ${dataDir})`);
+  const specs = readdirSync(join(root, "e2e/specs"))
+    .filter((f) => f.endsWith(".test.mjs"))
+    .sort()
+    .map((f) => join(root, "e2e/specs", f));
+  const only = process.argv.slice(2);
+  const chosen = only.length ? specs.filter((s) => only.some((o) => s.includes(o))) : specs;
+  // One file at a time: they share one server and database (dark mode is a server-wide setting).
+  const run = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...chosen], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, E2E_BASE_URL: base, CHROMIUM_PATH: CHROMIUM },
+  });
+  code = run.status ?? 1;
+} catch (err) {
+  console.error(`e2e: ${err instanceof Error ? err.message : err}`);
+} finally {
+  server.kill("SIGTERM");
+  await new Promise((r) => {
+    if (server.exitCode !== null) return r();
+    const t = setTimeout(() => {
+      server.kill("SIGKILL");
+      r();
+    }, 10_000);
+    server.once("exit", () => {
+      clearTimeout(t);
+      r();
+    });
+  });
+  rmSync(dataDir, { recursive: true, force: true });
+}
+process.exit(code);

@@ -1,5 +1,6 @@
 import Box from "@mui/material/Box";
 import CircularProgress from "@mui/material/CircularProgress";
+import { useEffect } from "react";
 import { Navigate, Outlet, useLocation } from "react-router-dom";
 import { isAdmin, useAuth } from "../features/auth/auth-context";
 
@@ -13,18 +14,21 @@ export function FullPageSpinner() {
 
 /** Signed-out users go to /login. */
 export function PrivateRoute() {
-  const { user, loading } = useAuth();
+  const { user, loading, justSignedIn, clearJustSignedIn } = useAuth();
   const location = useLocation();
+  useEffect(() => {
+    if (user && justSignedIn) clearJustSignedIn();
+  }, [user, justSignedIn, clearJustSignedIn]);
   if (loading) return <FullPageSpinner />;
   if (!user) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   return <Outlet />;
 }
 
-/** Signed-in users on a public route go to /. */
+/** Signed-in users on a public route go to /; right after signing in, to /tickets. */
 export function PublicRoute() {
-  const { user, loading } = useAuth();
+  const { user, loading, justSignedIn } = useAuth();
   if (loading) return <FullPageSpinner />;
-  if (user) return <Navigate to="/" replace />;
+  if (user) return <Navigate to={justSignedIn ? "/tickets" : "/"} replace />;
   return <Outlet />;
 }
 

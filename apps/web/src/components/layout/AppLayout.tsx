@@ -60,7 +60,7 @@ export default function AppLayout() {
   useLiveSession();
 
   const width = desktopOpen ? DRAWER_WIDTH : COMPACT_WIDTH;
-  const logo = get("logoDashboard") || "/logo.svg";
+  const logo = get("logoDashboard") || "/brand.svg";
 
   return (
     <Box sx={{ display: "flex", height: "100dvh", overflow: "hidden" }}>

@@ -6,15 +6,15 @@ import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { Link as RouterLink, useNavigate } from "react-router-dom";
+import { Link as RouterLink } from "react-router-dom";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { AuthCard } from "./AuthCard";
 import { useAuth } from "./auth-context";
 
+/** Success lands on /tickets through the public-route guard. */
 export function LoginPage() {
   const { t } = useTranslation();
   const { login } = useAuth();
-  const navigate = useNavigate();
   const {
     register,
     handleSubmit,
@@ -25,7 +25,6 @@ export function LoginPage() {
     try {
       await login(values);
       toastSuccess(t("login.success"));
-      navigate("/tickets", { replace: true });
     } catch (err) {
       toastError(err);
     }

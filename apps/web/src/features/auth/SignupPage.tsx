@@ -6,7 +6,7 @@ import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { Link as RouterLink, useNavigate } from "react-router-dom";
+import { Link as RouterLink } from "react-router-dom";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { AuthCard } from "./AuthCard";
 import { useAuth } from "./auth-context";
@@ -15,7 +15,6 @@ import { useAuth } from "./auth-context";
 export default function SignupPage() {
   const { t } = useTranslation();
   const { signup } = useAuth();
-  const navigate = useNavigate();
   const {
     register,
     handleSubmit,
@@ -26,7 +25,6 @@ export default function SignupPage() {
     try {
       await signup(values);
       toastSuccess(t("signup.success"));
-      navigate("/tickets", { replace: true });
     } catch (err) {
       toastError(err);
     }

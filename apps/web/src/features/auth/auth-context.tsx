@@ -11,6 +11,9 @@ interface AuthState {
   signup(body: SignupBody): Promise<User>;
   logout(): Promise<void>;
   setUser(user: User): void;
+  /** True right after a sign-in: the public pages then send the user to /tickets instead of /. */
+  justSignedIn: boolean;
+  clearJustSignedIn(): void;
 }
 
 const AuthContext = createContext<AuthState | null>(null);
@@ -19,6 +22,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [user, setUser] = useState<User | null>(null);
   const [loading, setLoading] = useState(() => Boolean(http.getToken()));
+  const [justSignedIn, setJustSignedIn] = useState(false);
 
   useEffect(() => {
     const offLogout = http.onLogout(() => {
@@ -42,6 +46,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const accept = useCallback((a: AuthAnswer) => {
     http.setToken(a.token);
     setUser(a.user);
+    setJustSignedIn(true);
     return a.user;
   }, []);
 
@@ -58,8 +63,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         queryClient.clear();
       },
       setUser,
+      justSignedIn,
+      clearJustSignedIn: () => setJustSignedIn(false),
     }),
-    [user, loading, accept, queryClient],
+    [user, loading, accept, queryClient, justSignedIn],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

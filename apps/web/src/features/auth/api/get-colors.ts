@@ -16,6 +16,6 @@ export function useLoginColors() {
   return {
     primary: data?.loginPagePrimaryColor || SETTING_DEFAULTS.loginPagePrimaryColor,
     secondary: data?.loginPageSecondaryColor || SETTING_DEFAULTS.loginPageSecondaryColor,
-    logo: data?.logoLogin || "/logo.svg",
+    logo: data?.logoLogin || "/brand.svg",
   };
 }

@@ -1,0 +1,81 @@
+// Shared helpers of the e2e specs: Debian's Chromium through playwright-core, sign-in, API calls, screenshots.
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+export const BASE = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8080";
+export const ADMIN = { email: "admin@balcao.local", password: "admin123" };
+const SHOTS = resolve(import.meta.dirname, "../screenshots");
+mkdirSync(SHOTS, { recursive: true });
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** A fresh context in Brazilian Portuguese (a stored language choice wins over this). */
+export async function newPage(browser, { width = 1280, height = 800, locale = "pt-BR" } = {}) {
+  const context = await browser.newContext({ baseURL: BASE, viewport: { width, height }, locale });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  return page;
+}
+
+export async function signIn(page, { email, password } = ADMIN) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Senha").fill(password);
+  await page.getByRole("button", { name: "Entrar" }).click();
+  await page.waitForURL("**/tickets");
+}
+
+/** A toast with this exact text is on screen. */
+export function toast(page, text) {
+  return page.locator("#notistack-snackbar", { hasText: text });
+}
+
+/** Direct API calls (setup and checks), signed in as the admin. */
+export async function api() {
+  const r = await fetch(`${BASE}/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(ADMIN),
+  });
+  if (!r.ok) throw new Error(`login failed: ${r.status}`);
+  const { token } = await r.json();
+  const call = async (method, path, body) => {
+    const res = await fetch(`${BASE}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, accept: "application/json", ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  return {
+    get: (p) => call("GET", p),
+    post: (p, b) => call("POST", p, b),
+    put: (p, b) => call("PUT", p, b),
+    delete: (p) => call("DELETE", p),
+  };
+}
+
+export async function shot(page, name) {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
+}
+
+/** A name unique to this run, so specs never collide with each other's data. */
+export function unique(prefix) {
+  return `${prefix} ${Math.random().toString(36).slice(2, 7)}`;
+}
