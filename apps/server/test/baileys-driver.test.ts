@@ -52,6 +52,8 @@ describe("baileys driver: pairing and lifecycle", () => {
     await t.session.start();
     expect(t.sockets).toHaveLength(1);
     expect(t.sockets[0].config.auth.creds.me).toBeUndefined();
+    // the phone keeps its notifications; our own sends are not echoed back as inbound
+    expect(t.sockets[0].config).toMatchObject({ markOnlineOnConnect: false, emitOwnEvents: false });
 
     t.sockets[0].qr("2@first-qr");
     t.sockets[0].qr("2@second-qr");
@@ -129,6 +131,25 @@ describe("baileys driver: pairing and lifecycle", () => {
     await t.session.start();
     expect(t.timer.pending).toHaveLength(0);
     expect(t.sockets).toHaveLength(2);
+  });
+
+  it("a failing auth store backs off instead of hanging in OPENING", async () => {
+    const store = new MemoryAuthStore();
+    let failures = 1;
+    const get = store.get.bind(store);
+    store.get = async (keys) => {
+      if (failures-- > 0) throw new Error("database unavailable");
+      return get(keys);
+    };
+    const t = setup({ store });
+    await t.session.start();
+    await flush();
+    expect(t.sockets).toHaveLength(0);
+    expect(t.statuses().at(-1)).toMatchObject({ status: "OPENING", retries: 1 });
+    expect(t.logs.some((l) => l.level === "error" && l.msg === "loading WhatsApp auth state failed")).toBe(true);
+    t.timer.fire();
+    await flush();
+    expect(t.sockets).toHaveLength(1);
   });
 
   it("logged out on the phone: clears the auth store and waits for a new QR", async () => {

@@ -267,13 +267,23 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
     teardown();
     phase = "connecting";
     const gen = generation;
-    const auth = await loadAuthState(deps.authState);
+    let auth: Awaited<ReturnType<typeof loadAuthState>>;
+    try {
+      auth = await loadAuthState(deps.authState);
+    } catch (err) {
+      // the database may be down for a moment: back off like a lost connection
+      log.error({ whatsappId: deps.whatsappId, err: (err as Error)?.message }, "loading WhatsApp auth state failed");
+      if (gen === generation) await handleClose(gen, undefined);
+      return;
+    }
     if (gen !== generation) return;
     const config: BaileysSocketConfig = {
       auth: auth.state,
       logger: bLogger,
       // the phone keeps its notifications; attendants often use both
       markOnlineOnConnect: false,
+      // our own sends are recorded by whoever called send(); only what the phone sends comes back as fromMe
+      emitOwnEvents: false,
       syncFullHistory: false,
       shouldIgnoreJid: (jid) => jid === STATUS_BROADCAST || jid.endsWith("@newsletter"),
       getMessage: async (key) => {
