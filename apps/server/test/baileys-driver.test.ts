@@ -314,6 +314,21 @@ describe("baileys driver: inbound", () => {
     expect(of(t.events, "delete")).toEqual([{ type: "delete", id: "3EB0A1B2C3D4E5F60001" }]);
   });
 
+  it("a batch received just before a reconnect is still delivered whole", async () => {
+    const t = setup();
+    const s = await connected(t);
+    let release!: (v: string | null) => void;
+    s.signalRepository.lidMapping.getPNForLID = () => new Promise((r) => (release = r));
+    s.emit("messages.upsert", { messages: [fixture("text-lid-only"), fixture("text-pn-with-lid-alt")], type: "notify" });
+    s.close(515);
+    await flush();
+    expect(t.sockets).toHaveLength(2);
+    release(`${PN}@s.whatsapp.net`);
+    await flush();
+    expect(of(t.events, "message").map((e) => e.message.id)).toEqual(["3EB0A1B2C3D4E5F60003", "3EB0A1B2C3D4E5F60001"]);
+    expect(of(t.events, "message")[0].message.chat.number).toBe(PN);
+  });
+
   it("learns LID mappings from lid-mapping.update", async () => {
     const t = setup();
     const s = await connected(t);

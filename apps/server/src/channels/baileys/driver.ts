@@ -174,9 +174,10 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
     }
   };
 
-  const handleUpsert = async (s: WASocketLike, gen: number, messages: WAMessage[]) => {
+  // a batch received before a reconnect is finished even if the socket is gone by then: WhatsApp
+  // already considers those messages delivered
+  const handleUpsert = async (s: WASocketLike, messages: WAMessage[]) => {
     for (const msg of messages) {
-      if (gen !== generation) return;
       const found = new Map<string, string>();
       for (const lid of lidsWithoutNumber(msg)) {
         const pn = await lookupPn(s, lid);
@@ -230,7 +231,7 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
       "messages.upsert": ({ messages, type }) => {
         if (gen !== generation || (type !== "notify" && type !== "append")) return;
         inbound = inbound
-          .then(() => handleUpsert(s, gen, messages))
+          .then(() => handleUpsert(s, messages))
           .catch((err) => log.error({ whatsappId: deps.whatsappId, err: (err as Error)?.message }, "inbound message failed"));
       },
       "messages.update": (updates) => {
