@@ -11,6 +11,7 @@ import { seed } from "./db/seed.js";
 import { registerErrorHandling } from "./http/errors.js";
 import { makeGuards } from "./http/guards.js";
 import { findWebDist, registerWebApp } from "./http/static.js";
+import { createBaileysChannel } from "./channels/baileys/index.js";
 import { ChannelManager } from "./channels/manager.js";
 import { SimulatorHub } from "./channels/simulator/session.js";
 import { startAutoClose } from "./jobs/auto-close.js";
@@ -109,7 +110,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   const simulator = new SimulatorHub({ ackDelayMs: opts.simulatorAckDelayMs });
   channels.register("simulator", simulator.factory);
-  // the Baileys driver registers here: channels.register("baileys", createBaileysSession)
+  channels.register("baileys", (deps) => createBaileysChannel(deps));
   const media = new MediaStore(config.dataDir);
   const conv: ConvDeps = { ctx, channels, media, earlyAcks: new Map() };
   channels.setHandler(createInboundPipeline(conv));

@@ -1,0 +1,347 @@
+import { PAGE_SIZE } from "@balcao/contract";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runAutoClose } from "../src/jobs/auto-close.js";
+import { api, createQueue, customerSays, pairedSimulator, phoneOf, type SimConnection } from "./conversation-kit.js";
+import { createTestApp, type TestApp } from "./helpers.js";
+
+let t: TestApp;
+let support: number;
+let billing: number;
+let simSupport: SimConnection;
+let simBilling: SimConnection;
+let agent: { id: number; token: string };
+let other: { id: number; token: string };
+let superv: { id: number; token: string };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  support = await createQueue(t, "Suporte");
+  billing = await createQueue(t, "Financeiro");
+  agent = await t.createUser({ name: "Ana", queueIds: [support] });
+  other = await t.createUser({ name: "Beto", queueIds: [support] });
+  superv = await t.createUser({ name: "Sueli", profile: "superv", queueIds: [support] });
+});
+afterAll(() => t.teardown());
+
+let n = 0;
+/** A pending ticket from a new customer on the connection of that queue. */
+async function pendingTicket(sim: SimConnection, body = "oi"): Promise<{ id: number; number: string }> {
+  const number = `55119100${String(++n).padStart(5, "0")}`;
+  await customerSays(t, sim, number, body, { name: `Cliente ${n}` });
+  const res = await t.ctx.db.execute<{ id: number }>(
+    sql`select t.id from tickets t join contacts c on c.id = t.contact_id where c.number = ${number} and t.status <> 'closed'`,
+  );
+  return { id: res.rows[0].id, number };
+}
+
+describe("POST /tickets", () => {
+  it("without any connection answers ERR_NO_DEF_WAPP_FOUND", async () => {
+    const contact = await api(t, t.adminToken, "POST", "/contacts", { name: "Sem Conexão", number: "5511955550000" });
+    const res = await api(t, t.adminToken, "POST", "/tickets", { contactId: contact.body.id, status: "open" });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: "ERR_NO_DEF_WAPP_FOUND" });
+  });
+
+  it("opens a ticket on the default connection for the current user; a second one is ERR_OTHER_OPEN_TICKET", async () => {
+    simSupport = await pairedSimulator(t, { name: "Suporte WA", queueIds: [support] });
+    simBilling = await pairedSimulator(t, { name: "Financeiro WA", queueIds: [billing] });
+    const contact = await api(t, t.adminToken, "POST", "/contacts", { name: "Carla", number: "5511955550001" });
+    const res = await api(t, agent.token, "POST", "/tickets", {
+      contactId: contact.body.id,
+      queueId: support,
+      userId: agent.id,
+      status: "open",
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: "open",
+      userId: agent.id,
+      queueId: support,
+      whatsappId: simSupport.whatsappId,
+      contact: { name: "Carla" },
+    });
+    const again = await api(t, other.token, "POST", "/tickets", { contactId: contact.body.id, queueId: support, status: "open" });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ error: "ERR_OTHER_OPEN_TICKET" });
+  });
+
+  it("two simultaneous opens: one ticket, the other ERR_OTHER_OPEN_TICKET", async () => {
+    const contact = await api(t, t.adminToken, "POST", "/contacts", { name: "Dani", number: "5511955550002" });
+    const results = await Promise.all(
+      [agent, other].map((u) => api(t, u.token, "POST", "/tickets", { contactId: contact.body.id, queueId: support, status: "open" })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+  });
+
+  it("an agent cannot open a ticket in a queue they are not in, nor for someone else", async () => {
+    const contact = await api(t, t.adminToken, "POST", "/contacts", { name: "Edu", number: "5511955550003" });
+    expect((await api(t, agent.token, "POST", "/tickets", { contactId: contact.body.id, queueId: billing })).body).toEqual({
+      error: "ERR_NO_PERMISSION",
+    });
+    expect((await api(t, agent.token, "POST", "/tickets", { contactId: contact.body.id, userId: other.id })).body).toEqual({
+      error: "ERR_NO_PERMISSION",
+    });
+    expect((await api(t, agent.token, "POST", "/tickets", { contactId: 999999 })).body).toEqual({ error: "ERR_NO_CONTACT_FOUND" });
+    expect((await api(t, agent.token, "POST", "/tickets", { contactId: "x" })).status).toBe(400);
+  });
+});
+
+describe("PUT /tickets/:id transitions", () => {
+  it("accept: pending → open, owned by the current user, with the queue chosen in the modal", async () => {
+    const tk = await pendingTicket(simSupport);
+    const res = await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { status: "open", userId: agent.id, queueId: support });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: "open",
+      userId: agent.id,
+      user: { id: agent.id, name: "Ana" },
+      queueId: support,
+      transf: false,
+    });
+  });
+
+  it("close (Finalizar) sends the connection's farewell; reopen makes it the current user's again", async () => {
+    const sim = await pairedSimulator(t, { name: "Despedida", queueIds: [support], farewellMessage: "Obrigado pelo contato!" });
+    const tk = await pendingTicket(sim);
+    await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { status: "open" });
+    const closed = await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { status: "closed", userId: agent.id });
+    expect(closed.body).toMatchObject({ status: "closed", userId: agent.id });
+    expect(
+      phoneOf(sim, tk.number)
+        .filter((m) => m.fromMe)
+        .map((m) => m.body),
+    ).toEqual(["Obrigado pelo contato!"]);
+    const reopened = await api(t, other.token, "PUT", `/tickets/${tk.id}`, { status: "open" });
+    expect(reopened.body).toMatchObject({ status: "open", userId: other.id });
+  });
+
+  it("reopening while the contact has another live ticket is ERR_OTHER_OPEN_TICKET", async () => {
+    const tk = await pendingTicket(simSupport);
+    await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { status: "closed" });
+    await t.ctx.db.execute(sql`update tickets set updated_at = now() - interval '3 hours' where id = ${tk.id}`);
+    await customerSays(t, simSupport, tk.number, "novo assunto");
+    const res = await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { status: "open" });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: "ERR_OTHER_OPEN_TICKET" });
+  });
+
+  it("transfer to a user sets the user and transf", async () => {
+    const tk = await pendingTicket(simSupport);
+    await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { status: "open" });
+    const res = await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { userId: other.id, transf: true });
+    expect(res.body).toMatchObject({ status: "open", userId: other.id, queueId: support, transf: true });
+  });
+
+  it("transfer to a queue: pending, no user, that queue, transf", async () => {
+    const tk = await pendingTicket(simSupport);
+    await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { status: "open" });
+    const res = await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { queueId: billing, status: "pending", userId: null, transf: true });
+    expect(res.body).toMatchObject({ status: "pending", userId: null, queueId: billing, transf: true });
+    // the agent is not in that queue any more: the ticket is out of their reach
+    expect((await api(t, agent.token, "GET", `/tickets/${tk.id}`)).body).toEqual({ error: "ERR_NO_PERMISSION" });
+  });
+
+  it("transfer to a user and a queue together", async () => {
+    const tk = await pendingTicket(simSupport);
+    await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { status: "open" });
+    const res = await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { userId: other.id, queueId: billing, transf: true });
+    expect(res.body).toMatchObject({ status: "open", userId: other.id, queueId: billing, transf: true });
+  });
+
+  it("an agent cannot act on another agent's open ticket; a supervisor can", async () => {
+    const tk = await pendingTicket(simSupport);
+    await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { status: "open" });
+    const res = await api(t, other.token, "PUT", `/tickets/${tk.id}`, { status: "closed" });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: "ERR_NO_PERMISSION" });
+    expect((await api(t, superv.token, "PUT", `/tickets/${tk.id}`, { status: "closed" })).body).toMatchObject({ status: "closed" });
+  });
+
+  it("tickets of other queues are refused: read, update, messages", async () => {
+    const tk = await pendingTicket(simBilling);
+    expect((await api(t, agent.token, "GET", `/tickets/${tk.id}`)).status).toBe(403);
+    expect((await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { status: "open" })).body).toEqual({ error: "ERR_NO_PERMISSION" });
+    expect((await api(t, agent.token, "GET", `/messages/${tk.id}`)).body).toEqual({ error: "ERR_NO_PERMISSION" });
+    expect((await api(t, agent.token, "POST", `/messages/${tk.id}`, { body: "oi" })).body).toEqual({ error: "ERR_NO_PERMISSION" });
+  });
+
+  it("unknown targets and bad input are refused", async () => {
+    const tk = await pendingTicket(simSupport);
+    expect((await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { userId: 999999, transf: true })).body).toEqual({
+      error: "ERR_NO_USER_FOUND",
+    });
+    expect((await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { queueId: 999999, status: "pending" })).body).toEqual({
+      error: "ERR_NO_QUEUE_FOUND",
+    });
+    expect((await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { status: "archived" })).status).toBe(400);
+    expect((await api(t, agent.token, "PUT", "/tickets/999999", { status: "open" })).body).toEqual({ error: "ERR_NO_TICKET_FOUND" });
+  });
+});
+
+describe("DELETE /tickets/:id and tags", () => {
+  it("only admins delete tickets", async () => {
+    const tk = await pendingTicket(simSupport);
+    expect((await api(t, superv.token, "DELETE", `/tickets/${tk.id}`)).status).toBe(403);
+    expect((await api(t, t.adminToken, "DELETE", `/tickets/${tk.id}`)).status).toBe(200);
+    expect((await api(t, t.adminToken, "GET", `/tickets/${tk.id}`)).body).toEqual({ error: "ERR_NO_TICKET_FOUND" });
+  });
+
+  it("tags are added and removed", async () => {
+    const tk = await pendingTicket(simSupport);
+    const tag = await api(t, t.adminToken, "POST", "/tags", { name: "VIP", color: "#ff0000" });
+    const added = await api(t, agent.token, "POST", `/tickets/${tk.id}/tags`, { tagId: tag.body.id });
+    expect(added.body.tags).toEqual([{ id: tag.body.id, name: "VIP", color: "#ff0000" }]);
+    expect((await api(t, agent.token, "GET", `/tickets/${tk.id}/tags`)).body).toEqual([{ id: tag.body.id, name: "VIP", color: "#ff0000" }]);
+    const removed = await api(t, agent.token, "DELETE", `/tickets/${tk.id}/tags/${tag.body.id}`);
+    expect(removed.body.tags).toEqual([]);
+    expect((await api(t, agent.token, "POST", `/tickets/${tk.id}/tags`, { tagId: 999999 })).body).toEqual({ error: "ERR_NO_TAG_FOUND" });
+  });
+});
+
+describe("GET /tickets", () => {
+  let mine: number;
+  let waiting: number;
+  let othersOpen: number;
+  let otherQueue: number;
+
+  beforeAll(async () => {
+    const a = await pendingTicket(simSupport, "preciso de ajuda com a fibra");
+    await api(t, agent.token, "PUT", `/tickets/${a.id}`, { status: "open" });
+    mine = a.id;
+    waiting = (await pendingTicket(simSupport, "internet caiu")).id;
+    const o = await pendingTicket(simSupport, "boleto");
+    await api(t, other.token, "PUT", `/tickets/${o.id}`, { status: "open" });
+    othersOpen = o.id;
+    otherQueue = (await pendingTicket(simBilling, "segunda via zebrada")).id;
+  });
+
+  const ids = (body: { tickets: { id: number }[] }) => body.tickets.map((x) => x.id);
+
+  it("an agent's open list holds their own tickets; pending holds the waiting ones of their queues", async () => {
+    const open = await api(t, agent.token, "GET", "/tickets?status=open");
+    expect(ids(open.body)).toContain(mine);
+    expect(ids(open.body)).not.toContain(othersOpen);
+    const pending = await api(t, agent.token, "GET", "/tickets?status=pending");
+    expect(ids(pending.body)).toContain(waiting);
+    expect(ids(pending.body)).not.toContain(otherQueue);
+    for (const x of pending.body.tickets) expect(x.status).toBe("pending");
+  });
+
+  it("showAll is for admins and supervisors; supervisors still only see their queues", async () => {
+    const asAgent = await api(t, agent.token, "GET", "/tickets?status=open&showAll=true");
+    expect(ids(asAgent.body)).not.toContain(othersOpen);
+    const asSuperv = await api(t, superv.token, "GET", "/tickets?status=open&showAll=true");
+    expect(ids(asSuperv.body)).toEqual(expect.arrayContaining([mine, othersOpen]));
+    const supervPending = await api(t, superv.token, "GET", "/tickets?status=pending&showAll=true");
+    expect(ids(supervPending.body)).not.toContain(otherQueue);
+    const asAdmin = await api(t, t.adminToken, "GET", "/tickets?status=pending&showAll=true");
+    expect(ids(asAdmin.body)).toEqual(expect.arrayContaining([waiting, otherQueue]));
+  });
+
+  it("newest first, paginated with count and hasMore; rowsPerPage is capped by the server", async () => {
+    const all = await api(t, t.adminToken, "GET", "/tickets?showAll=true&status=pending&rowsPerPage=10000");
+    expect(all.status).toBe(200);
+    expect(all.body.tickets.length).toBeLessThanOrEqual(PAGE_SIZE.tickets.max);
+    const times = all.body.tickets.map((x: { updatedAt: string }) => x.updatedAt);
+    expect([...times].sort().reverse()).toEqual(times);
+    const p1 = await api(t, t.adminToken, "GET", "/tickets?showAll=true&status=pending&rowsPerPage=2&pageNumber=1");
+    const p2 = await api(t, t.adminToken, "GET", "/tickets?showAll=true&status=pending&rowsPerPage=2&pageNumber=2");
+    expect(p1.body.count).toBe(all.body.count);
+    expect(p1.body.hasMore).toBe(all.body.count > 2);
+    expect(ids(p1.body)).toEqual(ids(all.body).slice(0, 2));
+    expect(ids(p2.body)).toEqual(ids(all.body).slice(2, 4));
+  });
+
+  it("search matches contact name, number and message bodies, within what the user may see", async () => {
+    const byBody = await api(t, t.adminToken, "GET", "/tickets?searchParam=FIBRA&showAll=true");
+    expect(ids(byBody.body)).toEqual([mine]);
+    const byName = await api(t, t.adminToken, "GET", `/tickets?searchParam=${encodeURIComponent("Cliente")}&showAll=true&rowsPerPage=200`);
+    expect(ids(byName.body)).toEqual(expect.arrayContaining([mine, waiting, othersOpen, otherQueue]));
+    const number = (await api(t, t.adminToken, "GET", `/tickets/${waiting}`)).body.contact.number as string;
+    const byNumber = await api(t, t.adminToken, "GET", `/tickets?searchParam=${number.slice(-6)}&showAll=true`);
+    expect(ids(byNumber.body)).toContain(waiting);
+    const twoLetters = await api(t, t.adminToken, "GET", "/tickets?searchParam=ze&showAll=true");
+    expect(ids(twoLetters.body)).toContain(otherQueue);
+    const hidden = await api(t, agent.token, "GET", "/tickets?searchParam=zebrada");
+    expect(ids(hidden.body)).toEqual([]);
+    const literal = await api(t, t.adminToken, "GET", "/tickets?searchParam=%25&showAll=true");
+    expect(ids(literal.body)).toEqual([]);
+  });
+
+  it("filters: queueIds, withUnreadMessages, date, bad queueIds", async () => {
+    const byQueue = await api(
+      t,
+      t.adminToken,
+      "GET",
+      `/tickets?showAll=true&queueIds=${encodeURIComponent(JSON.stringify([billing]))}&rowsPerPage=200`,
+    );
+    for (const x of byQueue.body.tickets) expect([billing, null]).toContain(x.queueId);
+    expect(ids(byQueue.body)).toContain(otherQueue);
+    await api(t, agent.token, "GET", `/messages/${waiting}`);
+    const unread = await api(t, t.adminToken, "GET", "/tickets?showAll=true&withUnreadMessages=true&rowsPerPage=200");
+    expect(ids(unread.body)).not.toContain(waiting);
+    expect(ids(unread.body)).toContain(otherQueue);
+    const created = (await api(t, t.adminToken, "GET", `/tickets/${waiting}`)).body.createdAt as string;
+    const d = new Date(created);
+    const local = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+    expect(ids((await api(t, t.adminToken, "GET", `/tickets?showAll=true&date=${local}&rowsPerPage=200`)).body)).toContain(waiting);
+    expect((await api(t, t.adminToken, "GET", "/tickets?showAll=true&date=2001-01-01")).body.tickets).toEqual([]);
+    expect((await api(t, t.adminToken, "GET", "/tickets?queueIds=abc")).status).toBe(400);
+  });
+
+  it("the lists are served by the ticket indexes (EXPLAIN)", async () => {
+    await t.ctx.database.exec("analyze");
+    const plan = async (q: string) => {
+      await t.ctx.db.execute(sql`set enable_seqscan = off`);
+      const res = await t.ctx.db.execute<{ "QUERY PLAN": string }>(sql.raw(`explain ${q}`));
+      await t.ctx.db.execute(sql`set enable_seqscan = on`);
+      return res.rows.map((r) => r["QUERY PLAN"]).join("\n");
+    };
+    expect(await plan("select id from tickets where status = 'open' order by updated_at desc, id desc limit 41")).toContain(
+      "tickets_status_updated_idx",
+    );
+    expect(await plan("select id from messages where ticket_id = 1 order by created_at desc, id desc limit 41")).toContain(
+      "messages_ticket_created_idx",
+    );
+  });
+});
+
+describe("auto-close", () => {
+  it("open tickets idle longer than autoCloseHours are closed by the server; others are left alone", async () => {
+    const idle = await pendingTicket(simSupport);
+    const fresh = await pendingTicket(simSupport);
+    const waitingIdle = await pendingTicket(simSupport);
+    await api(t, agent.token, "PUT", `/tickets/${idle.id}`, { status: "open" });
+    await api(t, agent.token, "PUT", `/tickets/${fresh.id}`, { status: "open" });
+    await t.ctx.db.execute(sql`update tickets set updated_at = now() - interval '25 hours' where id in (${idle.id}, ${waitingIdle.id})`);
+    const closed: number[] = [];
+    const off = t.ctx.events.on("ticket.updated", ({ ticket }) => {
+      if (ticket.status === "closed") closed.push(ticket.id);
+    });
+    expect(await runAutoClose(t.ctx)).toBeGreaterThanOrEqual(1);
+    off();
+    expect(closed).toContain(idle.id);
+    const statuses = await t.ctx.db.execute<{ id: number; status: string }>(
+      sql`select id, status from tickets where id in (${idle.id}, ${fresh.id}, ${waitingIdle.id}) order by id`,
+    );
+    expect(Object.fromEntries(statuses.rows.map((r) => [r.id, r.status]))).toEqual({
+      [idle.id]: "closed",
+      [fresh.id]: "open",
+      [waitingIdle.id]: "pending",
+    });
+  });
+
+  it("follows the autoCloseHours setting; 0 turns it off", async () => {
+    const tk = await pendingTicket(simSupport);
+    await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { status: "open" });
+    await t.ctx.db.execute(sql`update tickets set updated_at = now() - interval '3 hours' where id = ${tk.id}`);
+    await api(t, t.adminToken, "PUT", "/settings/autoCloseHours", { value: "0" });
+    await runAutoClose(t.ctx);
+    expect((await api(t, agent.token, "GET", `/tickets/${tk.id}`)).body.status).toBe("open");
+    await api(t, t.adminToken, "PUT", "/settings/autoCloseHours", { value: "2" });
+    await runAutoClose(t.ctx);
+    expect((await api(t, agent.token, "GET", `/tickets/${tk.id}`)).body.status).toBe("closed");
+    await api(t, t.adminToken, "PUT", "/settings/autoCloseHours", { value: "24" });
+  });
+});
