@@ -1,0 +1,154 @@
+import { PAGE_SIZE } from "@balcao/contract";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, createQueue, customerSays, multipart, PNG, pairedSimulator, pause, phoneOf, type SimConnection } from "./conversation-kit.js";
+import { bearer, createTestApp, type TestApp } from "./helpers.js";
+
+let t: TestApp;
+let sim: SimConnection;
+let agent: { id: number; token: string };
+let queue: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  queue = await createQueue(t, "Suporte");
+  agent = await t.createUser({ name: "Ana", queueIds: [queue] });
+  sim = await pairedSimulator(t, { queueIds: [queue] });
+});
+afterAll(() => t.teardown());
+
+let n = 0;
+async function openTicket(messagesFromCustomer: string[] = ["oi"]) {
+  const number = `55119200${String(++n).padStart(5, "0")}`;
+  for (const body of messagesFromCustomer) await customerSays(t, sim, number, body);
+  const res = await t.ctx.db.execute<{ id: number }>(
+    sql`select t.id from tickets t join contacts c on c.id = t.contact_id where c.number = ${number} and t.status <> 'closed'`,
+  );
+  const id = res.rows[0].id;
+  await api(t, agent.token, "PUT", `/tickets/${id}`, { status: "open" });
+  return { id, number };
+}
+
+describe("GET /messages/:ticketId", () => {
+  it("pages from the newest, each page in chronological order, and marks the ticket read", async () => {
+    const bodies = Array.from({ length: 7 }, (_, i) => `m${i + 1}`);
+    const tk = await openTicket(bodies);
+    expect((await api(t, agent.token, "GET", `/tickets/${tk.id}`)).body.unreadMessages).toBe(7);
+    const p1 = await api(t, agent.token, "GET", `/messages/${tk.id}?pageNumber=1&rowsPerPage=3`);
+    expect(p1.status).toBe(200);
+    expect(p1.body.messages.map((m: { body: string }) => m.body)).toEqual(["m5", "m6", "m7"]);
+    expect(p1.body).toMatchObject({ count: 7, hasMore: true, ticket: { id: tk.id, unreadMessages: 0 } });
+    const p3 = await api(t, agent.token, "GET", `/messages/${tk.id}?pageNumber=3&rowsPerPage=3`);
+    expect(p3.body.messages.map((m: { body: string }) => m.body)).toEqual(["m1"]);
+    expect(p3.body.hasMore).toBe(false);
+    expect((await api(t, agent.token, "GET", `/tickets/${tk.id}`)).body.unreadMessages).toBe(0);
+    const read = await t.ctx.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from messages where ticket_id = ${tk.id} and not read`,
+    );
+    expect(read.rows[0].n).toBe(0);
+    const capped = await api(t, agent.token, "GET", `/messages/${tk.id}?rowsPerPage=100000`);
+    expect(capped.status).toBe(200);
+    expect(capped.body.messages.length).toBeLessThanOrEqual(PAGE_SIZE.messages.max);
+  });
+
+  it("answers ERR_NO_TICKET_FOUND for an unknown ticket and 400 for a bad id", async () => {
+    expect((await api(t, agent.token, "GET", "/messages/999999")).body).toEqual({ error: "ERR_NO_TICKET_FOUND" });
+    expect((await api(t, agent.token, "GET", "/messages/abc")).status).toBe(400);
+  });
+});
+
+describe("POST /messages/:ticketId", () => {
+  it("sends text with a quoted message to the customer's phone; acks advance to delivered, then read", async () => {
+    const tk = await openTicket(["qual o prazo?"]);
+    const list = await api(t, agent.token, "GET", `/messages/${tk.id}`);
+    const question = list.body.messages[0];
+    const res = await api(t, agent.token, "POST", `/messages/${tk.id}`, { body: "*Ana:*\nAté amanhã", quotedMsg: { id: question.id } });
+    expect(res.status).toBe(200);
+    const [sent] = res.body;
+    expect(sent).toMatchObject({ fromMe: true, body: "*Ana:*\nAté amanhã", ack: 0, quotedMsg: { id: question.id, body: "qual o prazo?" } });
+    const phone = phoneOf(sim, tk.number);
+    const onPhone = phone[phone.length - 1];
+    expect(onPhone).toMatchObject({ fromMe: true, body: "*Ana:*\nAté amanhã", quotedId: question.wid });
+    // the simulated phone reports server (1) and delivered (2) acks by itself
+    for (let i = 0; i < 100; i++) {
+      await t.channels.idle();
+      const [row] = (await t.ctx.db.execute<{ ack: number }>(sql`select ack from messages where id = ${sent.id}`)).rows;
+      if (row.ack === 2) break;
+      await pause(20);
+    }
+    expect((await t.ctx.db.execute<{ ack: number }>(sql`select ack from messages where id = ${sent.id}`)).rows[0].ack).toBe(2);
+    sim.session.customerRead(tk.number);
+    await t.channels.idle();
+    expect((await t.ctx.db.execute<{ ack: number }>(sql`select ack from messages where id = ${sent.id}`)).rows[0].ack).toBe(3);
+    const ticket = await api(t, agent.token, "GET", `/tickets/${tk.id}`);
+    expect(ticket.body.lastMessage).toBe("*Ana:*\nAté amanhã");
+  });
+
+  it("sends an image checked by content; a file that is not what it claims is refused", async () => {
+    const tk = await openTicket();
+    const form = multipart({ body: "segue o print" }, [{ field: "medias", name: "print.png", type: "image/png", data: PNG }]);
+    const res = await t.app.inject({
+      method: "POST",
+      url: `/messages/${tk.id}`,
+      headers: { ...bearer(agent.token), ...form.headers },
+      payload: form.payload,
+    });
+    expect(res.statusCode).toBe(200);
+    const [m] = res.json();
+    expect(m).toMatchObject({ mediaType: "image", body: "segue o print", fileName: "print.png", mimetype: "image/png" });
+    expect(m.mediaUrl).toMatch(/^\/media\/[a-f0-9]{32}\.png$/);
+    expect((await t.app.inject({ method: "GET", url: m.mediaUrl })).rawPayload.equals(PNG)).toBe(true);
+    const onPhone = phoneOf(sim, tk.number).at(-1);
+    expect(onPhone).toMatchObject({ mediaType: "image", body: "segue o print", mimetype: "image/png" });
+
+    const fake = multipart({}, [{ field: "medias", name: "virus.png", type: "image/png", data: Buffer.from("<script>alert(1)</script>") }]);
+    const bad = await t.app.inject({
+      method: "POST",
+      url: `/messages/${tk.id}`,
+      headers: { ...bearer(agent.token), ...fake.headers },
+      payload: fake.payload,
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toBe("ERR_INVALID_FILE");
+  });
+
+  it("refuses an empty text, a ticket that is not open, and a connection that is down", async () => {
+    const tk = await openTicket();
+    expect((await api(t, agent.token, "POST", `/messages/${tk.id}`, { body: "   " })).status).toBe(400);
+    await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { status: "closed" });
+    expect((await api(t, agent.token, "POST", `/messages/${tk.id}`, { body: "oi" })).body).toEqual({ error: "ERR_TICKET_NOT_OPEN" });
+
+    const down = await pairedSimulator(t, { name: "Caída", queueIds: [queue] });
+    const number = "5511929999999";
+    await customerSays(t, down, number, "oi");
+    const res = await t.ctx.db.execute<{ id: number }>(
+      sql`select t.id from tickets t join contacts c on c.id = t.contact_id where c.number = ${number}`,
+    );
+    const id = res.rows[0].id;
+    await api(t, agent.token, "PUT", `/tickets/${id}`, { status: "open" });
+    await api(t, t.adminToken, "DELETE", `/whatsappsession/${down.whatsappId}`);
+    expect((await api(t, agent.token, "POST", `/messages/${id}`, { body: "oi" })).body).toEqual({ error: "ERR_WAPP_NOT_INITIALIZED" });
+  });
+});
+
+describe("DELETE /messages/:id and typing", () => {
+  it("an agent's message is deleted for everyone and marked isDeleted; a customer's is refused", async () => {
+    const tk = await openTicket(["mensagem do cliente"]);
+    const sent = (await api(t, agent.token, "POST", `/messages/${tk.id}`, { body: "errei" })).body[0];
+    const res = await api(t, agent.token, "DELETE", `/messages/${sent.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: sent.id, isDeleted: true, body: "" });
+    expect(phoneOf(sim, tk.number).find((m) => m.id === sent.wid)?.isDeleted).toBe(true);
+    const customerMsg = (await api(t, agent.token, "GET", `/messages/${tk.id}`)).body.messages.find((m: { fromMe: boolean }) => !m.fromMe);
+    expect((await api(t, agent.token, "DELETE", `/messages/${customerMsg.id}`)).body).toEqual({ error: "ERR_NO_PERMISSION" });
+    expect((await api(t, agent.token, "DELETE", "/messages/999999")).body).toEqual({ error: "ERR_NO_MESSAGE_FOUND" });
+  });
+
+  it("POST /digitando starts and stops the typing indicator on the customer's phone", async () => {
+    const tk = await openTicket();
+    expect((await api(t, agent.token, "POST", `/digitando/${tk.id}`)).body).toEqual({ typing: true, delivered: true });
+    expect(sim.session.chats.get(tk.number)?.typing).toBe(true);
+    expect((await api(t, agent.token, "POST", `/digitando/stop/${tk.id}`)).body).toEqual({ typing: false, delivered: true });
+    expect(sim.session.chats.get(tk.number)?.typing).toBe(false);
+  });
+});
