@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAuthStateStore } from "../src/modules/connections/auth-state.js";
+import { api, createQueue, pairedSimulator } from "./conversation-kit.js";
+import { createTestApp, type TestApp } from "./helpers.js";
+
+let t: TestApp;
+let agent: { id: number; token: string };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  agent = await t.createUser({ name: "Ana" });
+});
+afterAll(() => t.teardown());
+
+const create = (body: Record<string, unknown>, token = t.adminToken) => api(t, token, "POST", "/whatsapp", { type: "simulator", ...body });
+
+describe("/whatsapp", () => {
+  it("writes are for admins; reads hide the API token from others", async () => {
+    expect((await create({ name: "Nope" }, agent.token)).status).toBe(403);
+    const res = await create({ name: "Principal", token: "segredo-da-api" });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: "Principal", type: "simulator", isDefault: true, token: "segredo-da-api", status: "qrcode" });
+    expect(res.body.qrcode).not.toBe("");
+    const asAgent = await api(t, agent.token, "GET", "/whatsapp");
+    expect(asAgent.body[0]).toMatchObject({ name: "Principal", token: "" });
+    expect((await api(t, agent.token, "PUT", `/whatsapp/${res.body.id}`, { name: "Xavier" })).status).toBe(403);
+    expect((await api(t, agent.token, "DELETE", `/whatsapp/${res.body.id}`)).status).toBe(403);
+    expect((await api(t, agent.token, "POST", `/whatsappsession/${res.body.id}`)).status).toBe(403);
+  });
+
+  it("exactly one default: a new default takes the flag, the default cannot be unset, deleting it promotes the oldest", async () => {
+    const list0 = (await api(t, t.adminToken, "GET", "/whatsapp")).body as { id: number; isDefault: boolean }[];
+    const first = list0.find((w) => w.isDefault)?.id as number;
+    const second = (await create({ name: "Segunda" })).body;
+    expect(second.isDefault).toBe(false);
+    const third = (await create({ name: "Terceira", isDefault: true })).body;
+    expect(third.isDefault).toBe(true);
+    const defaults = async () =>
+      ((await api(t, t.adminToken, "GET", "/whatsapp")).body as { id: number; isDefault: boolean }[])
+        .filter((w) => w.isDefault)
+        .map((w) => w.id);
+    expect(await defaults()).toEqual([third.id]);
+    const unset = await api(t, t.adminToken, "PUT", `/whatsapp/${third.id}`, { isDefault: false });
+    expect(unset.status).toBe(400);
+    expect(unset.body).toEqual({ error: "ERR_NO_OTHER_WHATSAPP" });
+    expect((await api(t, t.adminToken, "PUT", `/whatsapp/${second.id}`, { isDefault: true })).body.isDefault).toBe(true);
+    expect(await defaults()).toEqual([second.id]);
+    expect((await api(t, t.adminToken, "DELETE", `/whatsapp/${second.id}`)).status).toBe(200);
+    expect(await defaults()).toEqual([first]);
+  });
+
+  it("validates: name, duplicate name, greeting required with several queues, unknown queue", async () => {
+    expect((await create({ name: "A" })).body).toMatchObject({ error: "ERR_VALIDATION", fields: { name: ["Too Short!"] } });
+    expect((await create({ name: "principal" })).body).toEqual({ error: "ERR_WAPP_NAME_ALREADY_EXISTS" });
+    const q1 = await createQueue(t, "Um");
+    const q2 = await createQueue(t, "Dois");
+    expect((await create({ name: "Menu", queueIds: [q1, q2] })).body).toEqual({ error: "ERR_WAPP_GREETING_REQUIRED" });
+    const ok = await create({ name: "Menu", queueIds: [q1, q2], greetingMessage: "Olá" });
+    expect(ok.body.queues.map((q: { id: number }) => q.id).sort()).toEqual([q1, q2].sort());
+    expect((await api(t, t.adminToken, "PUT", `/whatsapp/${ok.body.id}`, { greetingMessage: "" })).body).toEqual({
+      error: "ERR_WAPP_GREETING_REQUIRED",
+    });
+    expect((await create({ name: "Fila fantasma", queueIds: [999999] })).body).toEqual({ error: "ERR_NO_QUEUE_FOUND" });
+    expect((await api(t, t.adminToken, "GET", "/whatsapp/999999")).body).toEqual({ error: "ERR_NO_WAPP_FOUND" });
+  });
+
+  it("bot settings: the API key is write-only; blank keeps it", async () => {
+    const w = (await create({ name: "Bot" })).body;
+    const bad = await api(t, t.adminToken, "PUT", `/typebot/settings/${w.id}`, { enabled: true, baseUrl: "", slug: "" });
+    expect(bad.status).toBe(400);
+    const saved = await api(t, t.adminToken, "PUT", `/typebot/settings/${w.id}`, {
+      enabled: true,
+      baseUrl: "https://bot.example",
+      slug: "suporte",
+      apiKey: "k-123",
+    });
+    expect(saved.body).toEqual({ enabled: true, baseUrl: "https://bot.example", slug: "suporte", hasApiKey: true });
+    const kept = await api(t, t.adminToken, "PUT", `/typebot/settings/${w.id}`, {
+      enabled: false,
+      baseUrl: "https://bot.example",
+      slug: "suporte",
+      apiKey: "",
+    });
+    expect(kept.body.hasApiKey).toBe(true);
+    expect(JSON.stringify((await api(t, t.adminToken, "GET", `/whatsapp/${w.id}`)).body)).not.toContain("k-123");
+    expect((await api(t, agent.token, "GET", `/typebot/settings/${w.id}`)).status).toBe(403);
+  });
+});
+
+describe("/whatsappsession", () => {
+  it("pairs by QR, disconnects (auth forgotten), reconnects with a new QR, and PUT asks for a fresh QR", async () => {
+    const sim = await pairedSimulator(t, { name: "Sessão" });
+    const status = async () => (await api(t, t.adminToken, "GET", `/whatsapp/${sim.whatsappId}`)).body;
+    expect(await status()).toMatchObject({ status: "CONNECTED", qrcode: "", number: expect.stringMatching(/^\d+$/) });
+    // a restart keeps the pairing (auth stored in whatsapp_auth_keys)
+    await api(t, t.adminToken, "POST", `/whatsappsession/${sim.whatsappId}`);
+    await t.channels.idle();
+    expect((await status()).status).toBe("CONNECTED");
+    expect((await api(t, t.adminToken, "DELETE", `/whatsappsession/${sim.whatsappId}`)).status).toBe(200);
+    await t.channels.idle();
+    expect((await status()).status).toBe("DISCONNECTED");
+    await api(t, t.adminToken, "POST", `/whatsappsession/${sim.whatsappId}`);
+    await t.channels.idle();
+    const qr1 = await status();
+    expect(qr1.status).toBe("qrcode");
+    await api(t, t.adminToken, "PUT", `/whatsappsession/${sim.whatsappId}`);
+    await t.channels.idle();
+    const qr2 = await status();
+    expect(qr2.status).toBe("qrcode");
+    expect(qr2.qrcode).not.toBe(qr1.qrcode);
+    const session = t.simulator.get(sim.whatsappId);
+    expect(await session?.scan(qr1.qrcode)).toBe(false);
+    expect(await session?.scan(qr2.qrcode)).toBe(true);
+    await t.channels.idle();
+    expect((await status()).status).toBe("CONNECTED");
+  });
+});
+
+describe("auth state store", () => {
+  it("writes all entries of a call together, deletes null values, and clears per connection", async () => {
+    const a = (await create({ name: "Auth A" })).body.id as number;
+    const b = (await create({ name: "Auth B" })).body.id as number;
+    const storeA = createAuthStateStore(t.ctx.db, a);
+    const storeB = createAuthStateStore(t.ctx.db, b);
+    await storeA.set(new Map([["creds", "{}"], ...Array.from({ length: 600 }, (_, i) => [`pre-key:${i}`, `v${i}`] as [string, string])]));
+    await storeB.set(new Map([["creds", "{b}"]]));
+    expect((await storeA.get(["creds", "pre-key:599", "missing"])).size).toBe(2);
+    await storeA.set(
+      new Map<string, string | null>([
+        ["pre-key:1", null],
+        ["creds", "{new}"],
+      ]),
+    );
+    const got = await storeA.get(["pre-key:1", "creds"]);
+    expect(got.has("pre-key:1")).toBe(false);
+    expect(got.get("creds")).toBe("{new}");
+    // a failing write leaves nothing half-written
+    const tooLong = new Map<string, string | null>([
+      ["k1", "v1"],
+      ["k2", null as unknown as string],
+    ]);
+    tooLong.set("k3", undefined as unknown as string);
+    await expect(storeA.set(tooLong)).rejects.toThrow();
+    expect((await storeA.get(["k1"])).size).toBe(0);
+    await storeA.clear();
+    expect((await storeA.get(["creds"])).size).toBe(0);
+    expect((await storeB.get(["creds"])).get("creds")).toBe("{b}");
+  });
+});
