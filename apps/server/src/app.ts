@@ -11,7 +11,9 @@ import { seed } from "./db/seed.js";
 import { registerErrorHandling } from "./http/errors.js";
 import { makeGuards } from "./http/guards.js";
 import { findWebDist, registerWebApp } from "./http/static.js";
+import type { ChannelType } from "@balcao/contract";
 import { createBaileysChannel } from "./channels/baileys/index.js";
+import type { ChannelFactory } from "./channels/channel.js";
 import { ChannelManager } from "./channels/manager.js";
 import { SimulatorHub } from "./channels/simulator/session.js";
 import { startAutoClose } from "./jobs/auto-close.js";
@@ -43,6 +45,8 @@ export interface BuildOptions {
   serveWeb?: boolean;
   /** Simulator ack delay in ms (tests shorten it). */
   simulatorAckDelayMs?: number;
+  /** Replaces channel drivers by type (tests inject a Baileys driver over a fake socket). */
+  channelFactories?: Partial<Record<ChannelType, ChannelFactory>>;
 }
 
 export interface App {
@@ -111,6 +115,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const simulator = new SimulatorHub({ ackDelayMs: opts.simulatorAckDelayMs });
   channels.register("simulator", simulator.factory);
   channels.register("baileys", (deps) => createBaileysChannel(deps));
+  for (const [type, factory] of Object.entries(opts.channelFactories ?? {})) if (factory) channels.register(type as ChannelType, factory);
   const media = new MediaStore(config.dataDir);
   const conv: ConvDeps = { ctx, channels, media, earlyAcks: new Map() };
   channels.setHandler(createInboundPipeline(conv));
