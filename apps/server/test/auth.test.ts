@@ -17,7 +17,7 @@ const refreshCookie = (res: InjectRes) => {
   const c = list.find((x) => x.startsWith("jrt=") && !x.startsWith("jrt=;"));
   return c ? c.split(";")[0] : undefined;
 };
-const login = (email = DEMO_ADMIN.email, password = DEMO_ADMIN.password) =>
+const login = (email: string = DEMO_ADMIN.email, password: string = DEMO_ADMIN.password) =>
   t.app.inject({ method: "POST", url: "/auth/login", payload: { email, password } });
 const refresh = (cookie?: string) => t.app.inject({ method: "POST", url: "/auth/refresh_token", headers: cookie ? { cookie } : {} });
 
