@@ -51,10 +51,10 @@ after(async () => {
 });
 
 const screens = [
-  ["contacts", "/contacts", "Contatos"],
-  ["users", "/users", "Usuários"],
-  ["queues", "/queues", "Setores"],
-  ["quick-answers", "/quickAnswers", "Respostas rápidas"],
+  ["contacts", "/contacts", "Contatos", "contact-card"],
+  ["users", "/users", "Usuários", "user-card"],
+  ["queues", "/queues", "Setores", "queue-card"],
+  ["quick-answers", "/quickAnswers", "Respostas rápidas", "quick-answer-card"],
 ];
 
 async function noSidewaysScroll(page) {
@@ -67,14 +67,17 @@ for (const theme of ["light", "dark"]) {
     await admin.put("/settings/darkMode", { value: theme === "dark" ? "enabled" : "disabled" });
     const page = await newPage(browser);
     await signIn(page);
-    for (const [name, path, heading] of screens) {
+    const failures = [];
+    for (const [name, path, heading, cardId] of screens) {
       await page.goto(path);
       await page.getByRole("heading", { name: heading }).waitFor();
       await page.locator('[aria-busy="false"]').waitFor();
       await page.waitForTimeout(300);
       await noSidewaysScroll(page);
       await shot(page, `${name}-${theme}`);
+      if ((await page.getByTestId(cardId).count()) === 0) failures.push(name);
     }
+    assert.deepEqual(failures, [], "every grid shows its cards");
     // the user named exactly 'bot' is hidden
     await page.goto("/users");
     await page.getByTestId("user-card").first().waitFor();

@@ -61,6 +61,7 @@ void i18n.use(initReactI18next).init({
   fallbackLng: "en",
   supportedLngs: ["pt-BR", "en", "es"],
   partialBundledLanguages: true,
+  showSupportNotice: false,
   interpolation: { escapeValue: false },
   returnNull: false,
 });
