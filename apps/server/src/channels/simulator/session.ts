@@ -46,14 +46,17 @@ export class SimulatorSession implements ChannelSession {
   status: "DISCONNECTED" | "qrcode" | "CONNECTED" = "DISCONNECTED";
   qrcode = "";
   number = "";
-  readonly chats = new Map<string, SimChat>();
+  readonly chats: Map<string, SimChat>;
   private timers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly deps: ChannelDeps,
     private readonly opts: SimulatorOptions,
+    /** the chats of the previous session of this connection, kept across restarts */
+    chats?: Map<string, SimChat>,
   ) {
     this.whatsappId = deps.whatsappId;
+    this.chats = chats ?? new Map();
   }
 
   async start(): Promise<void> {
@@ -293,7 +296,7 @@ export class SimulatorHub {
   constructor(opts: Partial<SimulatorOptions> = {}) {
     const options: SimulatorOptions = { ackDelayMs: opts.ackDelayMs ?? 150, maxMessagesPerChat: opts.maxMessagesPerChat ?? 500 };
     this.factory = (deps) => {
-      const session = new SimulatorSession(deps, options);
+      const session = new SimulatorSession(deps, options, this.sessions.get(deps.whatsappId)?.chats);
       this.sessions.set(deps.whatsappId, session);
       return session;
     };

@@ -1,3 +1,4 @@
+import { normalizeNumber } from "@balcao/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { ChannelManager } from "../../channels/manager.js";
@@ -9,10 +10,11 @@ import { AppError } from "../../lib/errors.js";
 import * as service from "./service.js";
 
 const idParam = z.object({ id: z.coerce.number().int().positive() });
+/** Like the contact form: digits, Brazil's 55 added to 10/11-digit numbers. */
 const numberField = z
   .string()
   .trim()
-  .transform((v) => v.replace(/\D/g, ""))
+  .transform((v) => normalizeNumber(v))
   .refine((v) => v.length >= 8 && v.length <= 20, "Invalid number");
 const chatParams = idParam.extend({ number: numberField });
 const customerMessage = z.object({
