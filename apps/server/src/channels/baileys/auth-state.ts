@@ -30,6 +30,10 @@ export interface StoredAuthState {
   restored: boolean;
   /** Writes the current creds (call on every `creds.update`). */
   saveCreds(): Promise<void>;
+  /** Resolves when every write queued so far has landed (or failed). */
+  flushed(): Promise<void>;
+  /** Drops every later write: the store was cleared and this state must not bring it back. */
+  discard(): void;
 }
 
 export async function loadAuthState(store: AuthStateStore): Promise<StoredAuthState> {
@@ -39,8 +43,9 @@ export async function loadAuthState(store: AuthStateStore): Promise<StoredAuthSt
 
   // one write at a time, in call order, so an older snapshot never lands after a newer one
   let writes: Promise<unknown> = Promise.resolve();
+  let discarded = false;
   const write = (entries: Map<string, string | null>): Promise<void> => {
-    const next = writes.then(() => store.set(entries));
+    const next = writes.then(() => (discarded ? undefined : store.set(entries)));
     writes = next.catch(() => undefined);
     return next;
   };
@@ -79,5 +84,9 @@ export async function loadAuthState(store: AuthStateStore): Promise<StoredAuthSt
     state,
     restored: Boolean(text),
     saveCreds: () => write(new Map([[CREDS_KEY, encodeValue(creds)]])),
+    flushed: () => writes.then(() => undefined),
+    discard: () => {
+      discarded = true;
+    },
   };
 }

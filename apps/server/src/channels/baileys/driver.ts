@@ -3,7 +3,7 @@ import type { BaileysEventMap, WAMessage } from "baileys";
 import type { ConnectionStatus } from "@balcao/contract";
 import type { Address, ChannelDeps, ChannelEvent, ChannelSession, OutboundContent, QuotedRef, SentMessage } from "../channel.js";
 import { addressToJid, digitsOnly, parseJid, personFromJids, personJid, PN_SERVER, STATUS_BROADCAST } from "./address.js";
-import { loadAuthState } from "./auth-state.js";
+import { loadAuthState, type StoredAuthState } from "./auth-state.js";
 import { baileysLogger } from "./logger.js";
 import { acksFromReceipts, acksFromUpdates, lidsWithoutNumber, normalizeCall, normalizeMessage, toDate } from "./normalize.js";
 import { toBaileysContent, toQuotedMessage } from "./outbound.js";
@@ -98,6 +98,8 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
   let qrCodesShown = 0;
   let badSessionStreak = 0;
   let reconnectHandle: unknown;
+  /** the auth state of the current (or last) socket; its writes land before the next load or a clear */
+  let currentAuth: StoredAuthState | undefined;
 
   const lidToPn = new Map<string, string>();
   const callJids = new Map<string, string>();
@@ -264,12 +266,24 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
     };
   };
 
+  /** Deletes the stored auth; writes the old socket still had queued are dropped, not replayed over the clear. */
+  const clearAuth = async () => {
+    const old = currentAuth;
+    currentAuth = undefined;
+    old?.discard();
+    await old?.flushed();
+    await deps.authState.clear();
+  };
+
   const connect = async () => {
     teardown();
     phase = "connecting";
     const gen = generation;
-    let auth: Awaited<ReturnType<typeof loadAuthState>>;
+    let auth: StoredAuthState;
     try {
+      // Baileys saves the new identity right before it asks for a restart (515 after the QR scan):
+      // the next socket must read it back, not the creds from before the scan
+      await currentAuth?.flushed();
       auth = await loadAuthState(deps.authState);
     } catch (err) {
       // the database may be down for a moment: back off like a lost connection
@@ -278,6 +292,7 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
       return;
     }
     if (gen !== generation) return;
+    currentAuth = auth;
     const config: BaileysSocketConfig = {
       auth: auth.state,
       logger: bLogger,
@@ -309,7 +324,7 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
     log.info({ whatsappId: deps.whatsappId, statusCode, decision: decision.action, reason: decision.reason }, "WhatsApp connection closed");
     teardown();
     if (decision.clearAuth) {
-      await deps.authState.clear();
+      await clearAuth();
       badSessionStreak = 0;
     }
     if (decision.action === "stop") {
@@ -357,6 +372,8 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
       serial(async () => {
         teardown();
         phase = "stopped";
+        // a shutdown closes the database next: the last key and creds writes land first
+        await currentAuth?.flushed();
       }),
 
     logout: () =>
@@ -373,7 +390,7 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
           }
         }
         teardown();
-        await deps.authState.clear();
+        await clearAuth();
         phase = "stopped";
         retries = 0;
         qrCodesShown = 0;
@@ -390,7 +407,7 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
           await s.logout().catch(() => undefined);
         }
         teardown();
-        await deps.authState.clear();
+        await clearAuth();
         retries = 0;
         qrCodesShown = 0;
         badSessionStreak = 0;
