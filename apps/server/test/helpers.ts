@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { inject } from "vitest";
 import { type App, buildApp } from "../src/app.js";
 import { type Config, DEMO_ADMIN, loadConfig } from "../src/config.js";
 import { type Database, openDatabase } from "../src/db/client.js";
@@ -14,7 +15,9 @@ import { type Database, openDatabase } from "../src/db/client.js";
 export async function createTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
-    const database = await openDatabase({ dataDir: "memory://" });
+    const templatePath = inject("pgliteTemplate");
+    const template = templatePath ? new Blob([readFileSync(templatePath)]) : undefined;
+    const database = await openDatabase({ dataDir: "memory://", template });
     return { database, drop: () => database.close() };
   }
   const name = `balcao_test_${randomBytes(6).toString("hex")}`;

@@ -16,7 +16,12 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-const env = (dataDir: string, extra: Record<string, string> = {}) => ({ NODE_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent", ...extra });
+const env = (dataDir: string, extra: Record<string, string> = {}) => ({
+  NODE_ENV: "test",
+  DATA_DIR: dataDir,
+  LOG_LEVEL: "silent",
+  ...extra,
+});
 
 describe("configuration", () => {
   it("defaults to port 8080 and ./data, and generates a token secret kept in DATA_DIR", () => {
@@ -41,20 +46,32 @@ describe("configuration", () => {
   });
 });
 
-describe("first start and restart on the embedded database", () => {
+// each test starts real file-backed PGlite instances (initdb + migrations): slow on a busy machine
+describe("first start and restart on the embedded database", { timeout: 180_000 }, () => {
   it("seeds the admin from ADMIN_EMAIL/ADMIN_PASSWORD, and a restart keeps the data", async () => {
     const dir = tempDir();
     const config = loadConfig(env(dir, { ADMIN_EMAIL: "chefe@provedor.com.br", ADMIN_PASSWORD: "s3nha-forte" }));
     const first = await buildApp(config, { logger: false, serveWeb: false });
-    const login = await first.app.inject({ method: "POST", url: "/auth/login", payload: { email: "chefe@provedor.com.br", password: "s3nha-forte" } });
+    const login = await first.app.inject({
+      method: "POST",
+      url: "/auth/login",
+      payload: { email: "chefe@provedor.com.br", password: "s3nha-forte" },
+    });
     expect(login.statusCode).toBe(200);
     const token = login.json().token;
     await first.app.inject({ method: "POST", url: "/queue", headers: bearer(token), payload: { name: "Persistente", color: "#123456" } });
     await first.app.inject({ method: "PUT", url: "/settings/topbarColor", headers: bearer(token), payload: { value: "#222222" } });
     await first.close();
 
-    const second = await buildApp(loadConfig(env(dir, { ADMIN_EMAIL: "other@x.com", ADMIN_PASSWORD: "ignored1" })), { logger: false, serveWeb: false });
-    const again = await second.app.inject({ method: "POST", url: "/auth/login", payload: { email: "chefe@provedor.com.br", password: "s3nha-forte" } });
+    const second = await buildApp(loadConfig(env(dir, { ADMIN_EMAIL: "other@x.com", ADMIN_PASSWORD: "ignored1" })), {
+      logger: false,
+      serveWeb: false,
+    });
+    const again = await second.app.inject({
+      method: "POST",
+      url: "/auth/login",
+      payload: { email: "chefe@provedor.com.br", password: "s3nha-forte" },
+    });
     expect(again.statusCode).toBe(200);
     // the same secret: the token of the first run is still valid
     const queues = await second.app.inject({ method: "GET", url: "/queue", headers: bearer(token) });

@@ -20,6 +20,8 @@ export interface Database {
   /** Runs raw SQL (used by tests and benchmarks). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
+  /** PGlite only: the data directory as a tarball, to start other instances from (tests). */
+  dump?: () => Promise<Blob>;
 }
 
 /** Where the committed migrations live, from the source tree or the built bundle. */
@@ -37,6 +39,8 @@ export interface OpenOptions {
   /** PGlite data directory; "memory://" for an in-memory database. */
   dataDir?: string;
   poolSize?: number;
+  /** PGlite only: start from this data directory tarball (a migrated template) instead of initdb. */
+  template?: Blob;
 }
 
 /** Opens PGlite (embedded default) or PostgreSQL (DATABASE_URL) and applies the migrations. */
@@ -59,7 +63,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   }
   const dir = opts.dataDir ?? "memory://";
   if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir, { extensions: { pg_trgm } });
+  const client = await PGlite.create(dir, { extensions: { pg_trgm }, ...(opts.template && { loadDataDir: opts.template }) });
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder: migrationsFolder() });
   return {
@@ -69,5 +73,6 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       await client.exec(sql);
     },
     close: () => client.close(),
+    dump: () => client.dumpDataDir("none"),
   };
 }
