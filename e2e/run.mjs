@@ -71,7 +71,8 @@ const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(join(tmpdir(), "balcao-e2e-"));
 mkdirSync(join(root, "e2e/screenshots"), { recursive: true });
-const server = spawn(process.execPath, [join(root, "apps/server/dist/main.js")], {
+// E2E_SERVER_ENTRY: run against another server build (e.g. a patched one while bisecting).
+const server = spawn(process.execPath, [process.env.E2E_SERVER_ENTRY ?? join(root, "apps/server/dist/main.js")], {
   cwd: join(root, "apps/server"),
   env: {
     ...process.env,

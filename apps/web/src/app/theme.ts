@@ -24,7 +24,7 @@ export function buildTheme({ dark, topbarColor, secondaryColor }: ThemeInput) {
     typography: { fontFamily: '"Roboto", "Segoe UI", "DejaVu Sans", "Helvetica", "Arial", sans-serif' },
     components: {
       MuiAppBar: { styleOverrides: { root: { backgroundColor: toolbar, backgroundImage: "none", color: "#fff" } } },
-      MuiButton: { styleOverrides: { root: { textTransform: "none", fontWeight: 600 } } },
+      MuiButton: { styleOverrides: { root: { textTransform: "none", fontWeight: 600, whiteSpace: "nowrap", flexShrink: 0 } } },
       MuiCard: { defaultProps: { variant: "outlined" } },
       MuiTextField: { defaultProps: { size: "small", fullWidth: true } },
     },

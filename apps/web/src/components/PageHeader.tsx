@@ -26,7 +26,11 @@ export function PageHeader({ title, subtitle, children }: { title: string; subti
           </Typography>
         )}
       </Box>
-      <Box sx={{ display: "flex", flexWrap: "wrap", gap: 1, alignItems: "center", width: { xs: "100%", md: "auto" } }}>{children}</Box>
+      <Box
+        sx={{ display: "flex", flexWrap: { xs: "wrap", md: "nowrap" }, gap: 1, alignItems: "center", width: { xs: "100%", md: "auto" } }}
+      >
+        {children}
+      </Box>
     </Box>
   );
 }

@@ -9,7 +9,7 @@ export function SearchField({ value, onChange, placeholder }: { value: string; o
       value={value}
       onChange={(e) => onChange(e.target.value)}
       placeholder={placeholder}
-      sx={{ flex: { xs: "1 1 100%", sm: "1 1 260px" }, minWidth: 0, maxWidth: { md: 320 } }}
+      sx={{ flex: { xs: "1 1 100%", sm: "1 1 220px", md: "0 1 280px" }, minWidth: 0 }}
       slotProps={{
         htmlInput: { "aria-label": placeholder },
         input: {

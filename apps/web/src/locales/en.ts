@@ -77,7 +77,7 @@ export const en: Messages = {
   },
   contacts: {
     title: "Contacts",
-    searchPlaceholder: "Search (min. 3 letters)",
+    searchPlaceholder: "Search (3+ letters)",
     add: "Add contact",
     import: "Import",
     deleteAll: "Delete all",
@@ -119,7 +119,7 @@ export const en: Messages = {
   },
   users: {
     title: "Users",
-    searchPlaceholder: "Search (min. 3 letters)",
+    searchPlaceholder: "Search (3+ letters)",
     add: "Add user",
     empty: "No users found",
     saved: "User saved successfully",

@@ -77,7 +77,7 @@ export const es: Messages = {
   },
   contacts: {
     title: "Contactos",
-    searchPlaceholder: "Buscar (mín. 3 letras)",
+    searchPlaceholder: "Buscar (3+ letras)",
     add: "Agregar contacto",
     import: "Importar",
     deleteAll: "Eliminar todos",
@@ -119,7 +119,7 @@ export const es: Messages = {
   },
   users: {
     title: "Usuarios",
-    searchPlaceholder: "Buscar (mín. 3 letras)",
+    searchPlaceholder: "Buscar (3+ letras)",
     add: "Agregar usuario",
     empty: "No se encontraron usuarios",
     saved: "Usuario guardado con éxito",

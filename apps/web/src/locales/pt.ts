@@ -76,7 +76,7 @@ export const pt = {
   },
   contacts: {
     title: "Contatos",
-    searchPlaceholder: "Pesquisar (mín. 3 letras)",
+    searchPlaceholder: "Pesquisar (3+ letras)",
     add: "Adicionar contato",
     import: "Importar",
     deleteAll: "Excluir todos",
@@ -118,7 +118,7 @@ export const pt = {
   },
   users: {
     title: "Usuários",
-    searchPlaceholder: "Pesquisar (mín. 3 letras)",
+    searchPlaceholder: "Pesquisar (3+ letras)",
     add: "Adicionar usuário",
     empty: "Nenhum usuário encontrado",
     saved: "Usuário salvo com sucesso",

@@ -81,7 +81,11 @@ export default function ContactsPage() {
           <EntityCard
             testId="contact-card"
             avatar={
-              <Avatar src={c.profilePicUrl || undefined} alt={c.name} sx={{ bgcolor: "primary.main", fontSize: 16 }}>
+              <Avatar
+                src={c.profilePicUrl || undefined}
+                alt={c.name}
+                sx={{ bgcolor: "primary.main", color: "primary.contrastText", fontSize: 16 }}
+              >
                 {initials(c.name)}
               </Avatar>
             }

@@ -57,7 +57,7 @@ export default function UsersPage() {
         renderCard={(u) => (
           <EntityCard
             testId="user-card"
-            avatar={<Avatar sx={{ bgcolor: "secondary.main", fontSize: 16 }}>{initials(u.name)}</Avatar>}
+            avatar={<Avatar sx={{ bgcolor: "secondary.main", color: "secondary.contrastText", fontSize: 16 }}>{initials(u.name)}</Avatar>}
             title={u.name}
             subtitle={u.email}
             onEdit={() => openForm(u)}
