@@ -5,10 +5,20 @@ import { resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
 const children = [
-  spawn("npm", ["run", "dev", "-w", "apps/server"], { cwd: root, stdio: "inherit", env: { ...process.env, PORT: process.env.PORT ?? "8080" } }),
+  spawn("npm", ["run", "dev", "-w", "apps/server"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, PORT: process.env.PORT ?? "8080" },
+  }),
   spawn("npm", ["run", "dev", "-w", "apps/web"], { cwd: root, stdio: "inherit" }),
 ];
-const stop = (sig) => children.forEach((c) => c.kill(sig));
+const stop = (sig) => {
+  for (const c of children) c.kill(sig);
+};
 process.on("SIGINT", () => stop("SIGINT"));
 process.on("SIGTERM", () => stop("SIGTERM"));
-for (const c of children) c.on("exit", (code) => { stop("SIGTERM"); process.exit(code ?? 0); });
+for (const c of children)
+  c.on("exit", (code) => {
+    stop("SIGTERM");
+    process.exit(code ?? 0);
+  });

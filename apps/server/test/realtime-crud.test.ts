@@ -40,26 +40,59 @@ async function until<T>(fn: () => T | undefined, what: string): Promise<T> {
   }
   throw new Error(`never received ${what}`);
 }
-const seen = (list: typeof received, event: string, match: (p: any) => boolean) => () => list.find((r) => r.event === event && match(r.payload));
+const seen = (list: typeof received, event: string, match: (p: any) => boolean) => () =>
+  list.find((r) => r.event === event && match(r.payload));
 
 describe("CRUD events reach signed-in sockets with { action, ... } payloads", () => {
   it("contact create, update and delete", async () => {
-    const c = (await t.app.inject({ method: "POST", url: "/contacts", headers: bearer(agent.token), payload: { name: "Live", number: "5511912340000" } })).json();
-    await until(seen(received, "contact", (p) => p.action === "create" && p.contact.id === c.id), "contact create");
+    const c = (
+      await t.app.inject({
+        method: "POST",
+        url: "/contacts",
+        headers: bearer(agent.token),
+        payload: { name: "Live", number: "5511912340000" },
+      })
+    ).json();
+    await until(
+      seen(received, "contact", (p) => p.action === "create" && p.contact.id === c.id),
+      "contact create",
+    );
     await t.app.inject({ method: "PUT", url: `/contacts/${c.id}`, headers: bearer(agent.token), payload: { name: "Live 2" } });
-    await until(seen(agentReceived, "contact", (p) => p.action === "update" && p.contact.name === "Live 2"), "contact update");
+    await until(
+      seen(agentReceived, "contact", (p) => p.action === "update" && p.contact.name === "Live 2"),
+      "contact update",
+    );
     await t.app.inject({ method: "DELETE", url: `/contacts/${c.id}`, headers: bearer(t.adminToken) });
-    await until(seen(agentReceived, "contact", (p) => p.action === "delete" && p.contactId === c.id), "contact delete");
+    await until(
+      seen(agentReceived, "contact", (p) => p.action === "delete" && p.contactId === c.id),
+      "contact delete",
+    );
   });
 
   it("user, quick answer and settings updates", async () => {
     await t.app.inject({ method: "PUT", url: `/users/${agent.id}`, headers: bearer(t.adminToken), payload: { name: "Agente Novo" } });
-    const u = await until(seen(received, "user", (p) => p.action === "update" && p.user.id === agent.id), "user update");
+    const u = await until(
+      seen(received, "user", (p) => p.action === "update" && p.user.id === agent.id),
+      "user update",
+    );
     expect(u.payload.user).not.toHaveProperty("passwordHash");
-    const qa = (await t.app.inject({ method: "POST", url: "/quickAnswers", headers: bearer(agent.token), payload: { shortcut: "ola", message: "Olá, tudo bem?" } })).json();
-    await until(seen(received, "quickAnswer", (p) => p.action === "create" && p.quickAnswer.id === qa.id), "quickAnswer create");
+    const qa = (
+      await t.app.inject({
+        method: "POST",
+        url: "/quickAnswers",
+        headers: bearer(agent.token),
+        payload: { shortcut: "ola", message: "Olá, tudo bem?" },
+      })
+    ).json();
+    await until(
+      seen(received, "quickAnswer", (p) => p.action === "create" && p.quickAnswer.id === qa.id),
+      "quickAnswer create",
+    );
     await t.app.inject({ method: "PUT", url: "/settings/darkMode", headers: bearer(t.adminToken), payload: { value: "enabled" } });
-    await until(seen(agentReceived, "settings", (p) => p.action === "update" && p.setting.key === "darkMode" && p.setting.value === "enabled"), "settings");
+    await until(
+      seen(agentReceived, "settings", (p) => p.action === "update" && p.setting.key === "darkMode" && p.setting.value === "enabled"),
+      "settings",
+    );
   });
 
   it("a deleted user's socket is disconnected", async () => {
