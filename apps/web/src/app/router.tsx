@@ -52,7 +52,7 @@ export const routes: RouteObject[] = [
               { path: "/users", ...lazy(() => import("../features/users/components/UsersPage")) },
               { path: "/Queues", ...lazy(() => import("../features/queues/components/QueuesPage")) },
               { path: "/dashboard", ...page("menu.dashboard") },
-              { path: "/connections", ...page("menu.connections") },
+              { path: "/connections", ...lazy(() => import("../features/connections/components/ConnectionsPage")) },
               { path: "/Settings", ...page("menu.settings") },
               { path: "/ChatBot", ...page("menu.chatbot") },
               { path: "/Disparos", ...page("menu.disparos") },

@@ -37,7 +37,7 @@ export function useConnectionsAlert(enabled: boolean): boolean {
       if (!old) return old;
       if (p.action === "delete") return old.filter((c) => c.id !== p.whatsappId);
       const rest = old.filter((c) => c.id !== p.whatsapp.id);
-      return [...rest, { id: p.whatsapp.id, status: p.whatsapp.status }];
+      return [...rest, p.whatsapp];
     });
   });
   return Array.isArray(data) && needsAttention(data.map((c) => c.status));

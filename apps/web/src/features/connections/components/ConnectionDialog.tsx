@@ -1,0 +1,395 @@
+import { MSG, type Whatsapp, whatsappBody } from "@balcao/contract";
+import { zodResolver } from "@hookform/resolvers/zod";
+import AutorenewIcon from "@mui/icons-material/Autorenew";
+import ContentCopyIcon from "@mui/icons-material/ContentCopy";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Chip from "@mui/material/Chip";
+import Divider from "@mui/material/Divider";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import FormHelperText from "@mui/material/FormHelperText";
+import IconButton from "@mui/material/IconButton";
+import InputAdornment from "@mui/material/InputAdornment";
+import MenuItem from "@mui/material/MenuItem";
+import Switch from "@mui/material/Switch";
+import TextField from "@mui/material/TextField";
+import Tooltip from "@mui/material/Tooltip";
+import Typography from "@mui/material/Typography";
+import { useEffect, useState } from "react";
+import { Controller, useForm, useWatch } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { z } from "zod";
+import { ApiError } from "../../../api/http";
+import { FormDialog } from "../../../components/FormDialog";
+import { showSaveError } from "../../../lib/forms";
+import { toastError, toastSuccess } from "../../../lib/toast";
+import { useQueues } from "../../queues/api/queues";
+import { type TypebotInput, useSaveConnection, useSaveTypebot } from "../api/connections";
+
+/** The form: the connection's fields (contract rules: name 2–50 …) and its bot settings. */
+export const connectionForm = whatsappBody.extend({
+  token: z.string().trim().max(200, MSG.tooLong),
+  typebot: z.object({
+    enabled: z.boolean(),
+    baseUrl: z.string().trim().max(500, MSG.tooLong),
+    slug: z.string().trim().max(200, MSG.tooLong),
+    apiKey: z.string().max(500, MSG.tooLong),
+  }),
+});
+type Values = z.input<typeof connectionForm>;
+type Output = z.output<typeof connectionForm>;
+
+const toValues = (w?: Whatsapp | null): Values => ({
+  name: w?.name ?? "",
+  type: w?.type ?? "baileys",
+  isDefault: w?.isDefault ?? false,
+  greetingMessage: w?.greetingMessage ?? "",
+  farewellMessage: w?.farewellMessage ?? "",
+  queueIds: w?.queues.map((q) => q.id) ?? [],
+  acceptCalls: w?.acceptCalls ?? true,
+  callRefuseMessage: w?.callRefuseMessage ?? "",
+  token: w?.token ?? "",
+  typebot: { enabled: w?.typebot.enabled ?? false, baseUrl: w?.typebot.baseUrl ?? "", slug: w?.typebot.slug ?? "", apiKey: "" },
+});
+
+/** Bot settings are enabled without the URL or the slug they need (the submit stays disabled). */
+export function typebotIncomplete(b: { enabled: boolean; baseUrl: string; slug: string }): boolean {
+  return b.enabled && (!b.baseUrl.trim() || !b.slug.trim());
+}
+
+/** Whether the bot settings need a PUT: something differs from what is stored, or a new key was typed. */
+function typebotChanged(b: Output["typebot"], stored?: Whatsapp["typebot"]): boolean {
+  if (b.apiKey) return true;
+  const before = stored ?? { enabled: false, baseUrl: "", slug: "" };
+  return b.enabled !== before.enabled || b.baseUrl !== before.baseUrl || b.slug !== before.slug;
+}
+
+/** A random API token: 32 URL-safe characters from the browser's crypto. */
+export function randomToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+}
+
+async function copyText(text: string): Promise<void> {
+  if (navigator.clipboard?.writeText) return navigator.clipboard.writeText(text);
+  const area = document.createElement("textarea");
+  area.value = text;
+  area.style.position = "fixed";
+  area.style.opacity = "0";
+  document.body.appendChild(area);
+  area.select();
+  const ok = document.execCommand("copy");
+  area.remove();
+  if (!ok) throw new Error("copy failed");
+}
+
+function Section({ title }: { title: string }) {
+  return (
+    <Box sx={{ pt: 1 }}>
+      <Typography variant="overline" color="text.secondary" component="h3" sx={{ lineHeight: 2 }}>
+        {title}
+      </Typography>
+      <Divider />
+    </Box>
+  );
+}
+
+export function ConnectionDialog({
+  open,
+  connection,
+  simulatorAvailable,
+  onClose,
+}: {
+  open: boolean;
+  connection: Whatsapp | null;
+  simulatorAvailable: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const save = useSaveConnection();
+  const saveBot = useSaveTypebot();
+  const queues = useQueues();
+  /** A connection created by this dialog whose bot settings failed: the next submit edits it. */
+  const [created, setCreated] = useState<Whatsapp | null>(null);
+  const current = connection ?? created;
+  const {
+    register,
+    control,
+    handleSubmit,
+    reset,
+    setError,
+    setValue,
+    getValues,
+    formState: { errors, isSubmitting },
+  } = useForm<Values, unknown, Output>({ resolver: zodResolver(connectionForm), defaultValues: toValues(connection) });
+
+  useEffect(() => {
+    if (open) {
+      reset(toValues(connection));
+      setCreated(null);
+    }
+  }, [open, connection, reset]);
+
+  const acceptCalls = useWatch({ control, name: "acceptCalls" });
+  const bot = useWatch({ control, name: "typebot" });
+  const incomplete = typebotIncomplete(bot);
+
+  const onSubmit = handleSubmit(async ({ typebot, ...values }) => {
+    let saved: Whatsapp;
+    try {
+      saved = await save.mutateAsync({ id: current?.id, body: values });
+    } catch (err) {
+      showSaveError(err, setError);
+      if (err instanceof ApiError && err.code === "ERR_WAPP_GREETING_REQUIRED")
+        setError("greetingMessage", { type: "server", message: t("errors.ERR_WAPP_GREETING_REQUIRED") });
+      if (err instanceof ApiError && err.code === "ERR_WAPP_NAME_ALREADY_EXISTS")
+        setError("name", { type: "server", message: t("errors.ERR_WAPP_NAME_ALREADY_EXISTS") });
+      return;
+    }
+    if (typebotChanged(typebot, current?.typebot)) {
+      const input: TypebotInput = {
+        enabled: typebot.enabled,
+        baseUrl: typebot.baseUrl,
+        slug: typebot.slug,
+        apiKey: typebot.apiKey || undefined,
+      };
+      try {
+        await saveBot.mutateAsync({ id: saved.id, typebot: input });
+      } catch (err) {
+        if (!connection) setCreated(saved);
+        if (err instanceof ApiError && err.fields) {
+          for (const [field, messages] of Object.entries(err.fields))
+            if (field === "baseUrl" || field === "slug" || field === "apiKey")
+              setError(`typebot.${field}`, { type: "server", message: messages[0] });
+        }
+        toastError(err);
+        return;
+      }
+    }
+    toastSuccess(t("connections.saved"));
+    onClose();
+  });
+
+  const copyToken = async () => {
+    try {
+      await copyText(getValues("token") ?? "");
+      toastSuccess(t("connections.form.copied"));
+    } catch {
+      toastError(t("connections.form.copyFailed"));
+    }
+  };
+
+  const queueOf = (id: number) => queues.data?.find((q) => q.id === id);
+  const showSimulator = simulatorAvailable || current?.type === "simulator";
+
+  return (
+    <FormDialog
+      open={open}
+      onClose={onClose}
+      onSubmit={onSubmit}
+      // enabled bot settings without their URL and slug cannot be saved
+      submitting={isSubmitting || incomplete}
+      title={current ? t("connections.form.editTitle") : t("connections.form.addTitle")}
+    >
+      <TextField
+        label={t("connections.form.name")}
+        autoFocus
+        {...register("name")}
+        error={Boolean(errors.name)}
+        helperText={errors.name?.message}
+      />
+      {(showSimulator || current) && (
+        <Controller
+          control={control}
+          name="type"
+          render={({ field }) => (
+            <TextField
+              select
+              label={t("connections.form.type")}
+              {...field}
+              value={field.value ?? "baileys"}
+              helperText={current ? t("connections.form.typeChangeHelp") : undefined}
+            >
+              <MenuItem value="baileys">{t("connections.form.types.baileys")}</MenuItem>
+              {showSimulator && <MenuItem value="simulator">{t("connections.form.types.simulator")}</MenuItem>}
+            </TextField>
+          )}
+        />
+      )}
+      <Box>
+        <Controller
+          control={control}
+          name="isDefault"
+          render={({ field }) => (
+            <FormControlLabel
+              control={<Switch checked={Boolean(field.value)} onChange={(e) => field.onChange(e.target.checked)} onBlur={field.onBlur} />}
+              label={t("connections.form.isDefault")}
+            />
+          )}
+        />
+        <FormHelperText sx={{ mt: -0.5 }}>
+          {current?.isDefault ? t("connections.form.isDefaultLockedHelp") : t("connections.form.isDefaultHelp")}
+        </FormHelperText>
+      </Box>
+
+      <Section title={t("connections.form.messages")} />
+      <Controller
+        control={control}
+        name="queueIds"
+        render={({ field }) => (
+          <TextField
+            select
+            label={t("connections.form.queues")}
+            value={field.value ?? []}
+            onChange={(e) => field.onChange(e.target.value as unknown as number[])}
+            onBlur={field.onBlur}
+            slotProps={{
+              select: {
+                multiple: true,
+                renderValue: (selected) => (
+                  <Box sx={{ display: "flex", flexWrap: "wrap", gap: 0.5 }}>
+                    {(selected as number[]).map((id) => {
+                      const q = queueOf(id);
+                      return <Chip key={id} size="small" label={q?.name ?? id} sx={{ bgcolor: q?.color, color: "#fff" }} />;
+                    })}
+                  </Box>
+                ),
+              },
+            }}
+          >
+            {(queues.data ?? []).map((q) => (
+              <MenuItem key={q.id} value={q.id}>
+                <Box
+                  component="span"
+                  sx={{ width: 12, height: 12, borderRadius: "50%", bgcolor: q.color, mr: 1, display: "inline-block" }}
+                />
+                {q.name}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+      />
+      <TextField
+        label={t("connections.form.greeting")}
+        multiline
+        minRows={3}
+        maxRows={8}
+        {...register("greetingMessage")}
+        error={Boolean(errors.greetingMessage)}
+        helperText={errors.greetingMessage?.message ?? t("connections.form.greetingHelp")}
+      />
+      <TextField
+        label={t("connections.form.farewell")}
+        multiline
+        minRows={2}
+        maxRows={8}
+        {...register("farewellMessage")}
+        error={Boolean(errors.farewellMessage)}
+        helperText={errors.farewellMessage?.message}
+      />
+
+      <Section title={t("connections.form.calls")} />
+      <Controller
+        control={control}
+        name="acceptCalls"
+        render={({ field }) => (
+          <FormControlLabel
+            control={<Switch checked={Boolean(field.value)} onChange={(e) => field.onChange(e.target.checked)} onBlur={field.onBlur} />}
+            label={t("connections.form.acceptCalls")}
+          />
+        )}
+      />
+      {!acceptCalls && (
+        <TextField
+          label={t("connections.form.callRefuseMessage")}
+          multiline
+          minRows={2}
+          maxRows={6}
+          {...register("callRefuseMessage")}
+          error={Boolean(errors.callRefuseMessage)}
+          helperText={errors.callRefuseMessage?.message ?? t("connections.form.callRefuseHelp")}
+        />
+      )}
+
+      <Section title={t("connections.form.api")} />
+      <TextField
+        label={t("connections.form.token")}
+        autoComplete="off"
+        {...register("token")}
+        error={Boolean(errors.token)}
+        helperText={errors.token?.message ?? t("connections.form.tokenHelp")}
+        slotProps={{
+          htmlInput: { spellCheck: false, style: { fontFamily: "monospace" } },
+          input: {
+            endAdornment: (
+              <InputAdornment position="end">
+                <Tooltip title={t("connections.form.generate")}>
+                  <IconButton
+                    aria-label={t("connections.form.generate")}
+                    edge="end"
+                    onClick={() => setValue("token", randomToken(), { shouldDirty: true, shouldValidate: true })}
+                  >
+                    <AutorenewIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+                <Tooltip title={t("connections.form.copy")}>
+                  <IconButton aria-label={t("connections.form.copy")} edge="end" onClick={() => void copyToken()} sx={{ ml: 0.5 }}>
+                    <ContentCopyIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+              </InputAdornment>
+            ),
+          },
+        }}
+      />
+
+      <Section title={t("connections.form.typebot")} />
+      <Controller
+        control={control}
+        name="typebot.enabled"
+        render={({ field }) => (
+          <FormControlLabel
+            control={<Switch checked={Boolean(field.value)} onChange={(e) => field.onChange(e.target.checked)} onBlur={field.onBlur} />}
+            label={t("connections.form.typebotEnabled")}
+          />
+        )}
+      />
+      <TextField
+        label={t("connections.form.baseUrl")}
+        placeholder="https://typebot.example.com"
+        type="url"
+        {...register("typebot.baseUrl")}
+        required={bot.enabled}
+        error={Boolean(errors.typebot?.baseUrl)}
+        helperText={errors.typebot?.baseUrl?.message}
+      />
+      <TextField
+        label={t("connections.form.slug")}
+        {...register("typebot.slug")}
+        required={bot.enabled}
+        error={Boolean(errors.typebot?.slug)}
+        helperText={errors.typebot?.slug?.message}
+      />
+      <TextField
+        label={t("connections.form.apiKey")}
+        type="password"
+        autoComplete="new-password"
+        {...register("typebot.apiKey")}
+        error={Boolean(errors.typebot?.apiKey)}
+        helperText={
+          errors.typebot?.apiKey?.message ??
+          (current?.typebot.hasApiKey ? t("connections.form.apiKeySet") : t("connections.form.apiKeyUnset"))
+        }
+        slotProps={{ formHelperText: { "data-testid": "typebot-key-hint" } as object }}
+      />
+      {incomplete && (
+        <Alert severity="info" data-testid="typebot-incomplete">
+          {t("connections.form.typebotIncomplete")}
+        </Alert>
+      )}
+    </FormDialog>
+  );
+}
