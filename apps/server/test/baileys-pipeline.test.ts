@@ -96,7 +96,7 @@ async function api(method: "GET" | "POST" | "PUT" | "DELETE", path: string, payl
 }
 
 async function rows<T extends Record<string, unknown>>(query: ReturnType<typeof sql>): Promise<T[]> {
-  return (await h.built.ctx.db.execute<T>(query)).rows;
+  return (await h.built.ctx.db.execute<T>(query)).rows as T[];
 }
 
 /** Lets the driver's queued work run, then waits until the pipeline has handled every event. */
@@ -663,6 +663,75 @@ describe(`baileys through the pipeline (${process.env.TEST_DATABASE_URL ? "Postg
       sql`select from_me, ticket_id from messages where body = ${"Não atendemos ligações por aqui, escreva sua dúvida."}`,
     );
     expect(stored).toEqual({ from_me: true, ticket_id: ticket.id });
+  });
+
+  // ---------- numbers and pictures ----------
+
+  it("opening a ticket with a typed-in number asks WhatsApp first: unknown → ERR_WAPP_INVALID_CONTACT, known → its canonical number and LID", async () => {
+    const nobody = (await api("POST", "/contacts", { name: "Número inexistente", number: "5511955550001" })).body;
+    live().onWhatsAppAnswer = [{ jid: pnJid("5511955550001"), exists: false }];
+    let mark = live().calls.length;
+    const refused = await api("POST", "/tickets", { contactId: nobody.id, whatsappId, status: "open" });
+    expect(refused).toMatchObject({ status: 400, body: { error: "ERR_WAPP_INVALID_CONTACT" } });
+    expect(callsSince(mark, "onWhatsApp")).toEqual([[pnJid("5511955550001")]]);
+    expect(await rows(sql`select id from tickets where contact_id = ${nobody.id}`)).toHaveLength(0);
+
+    // typed without Brazil's ninth digit: WhatsApp answers with the number it knows, and its LID
+    const old = (await api("POST", "/contacts", { name: "Dona Cida", number: "551187650010" })).body;
+    live().onWhatsAppAnswer = [{ jid: pnJid("5511987650010"), exists: true }];
+    live().lidForPn.set(pnJid("5511987650010"), lidJid("210987650000010"));
+    const opened = await api("POST", "/tickets", { contactId: old.id, whatsappId, status: "open" });
+    expect(opened.status).toBe(200);
+    expect(opened.body.contact).toMatchObject({ id: old.id });
+    const [cida] = await contactsOf("5511987650010", "210987650000010");
+    expect(cida).toMatchObject({ id: old.id, number: "5511987650010", lid: "210987650000010" });
+    mark = live().calls.length;
+    expect((await api("POST", `/messages/${opened.body.id}`, { body: "Olá, Dona Cida" })).status).toBe(200);
+    expect(callsSince(mark, "sendMessage")[0][0]).toBe(pnJid("5511987650010"));
+
+    // a contact WhatsApp already told us about (it has a LID) is not asked again
+    expect((await api("PUT", `/tickets/${opened.body.id}`, { status: "closed" })).status).toBe(200);
+    mark = live().calls.length;
+    expect((await api("POST", "/tickets", { contactId: old.id, whatsappId, status: "open" })).status).toBe(200);
+    expect(callsSince(mark, "onWhatsApp")).toEqual([]);
+
+    // the check itself failing is ERR_WAPP_CHECK_CONTACT
+    const other = (await api("POST", "/contacts", { name: "Sem resposta", number: "5511955550003" })).body;
+    const sock = live();
+    sock.onWhatsApp = async () => {
+      throw new Error("timed out");
+    };
+    expect(await api("POST", "/tickets", { contactId: other.id, whatsappId, status: "open" })).toMatchObject({
+      status: 502,
+      body: { error: "ERR_WAPP_CHECK_CONTACT" },
+    });
+  });
+
+  it("profile pictures are fetched when a customer writes, stored on the contact, and not asked again on every message", async () => {
+    const who = { pn: "5511987650020", lid: "210987650000020" };
+    const mark = live().calls.length;
+    await inbound(waMessage(who, { conversation: "oi" }, { pushName: "Rafael" }));
+    const [rafael] = await until(
+      () => contactsOf(who.pn, who.lid),
+      (r) => r[0]?.profile_pic_url !== "",
+      "the stored picture",
+    );
+    expect(rafael.profile_pic_url).toBe("https://pps.whatsapp.net/v/t61/photo.jpg");
+    expect((await api("GET", `/contacts/${rafael.id}`)).body.profilePicUrl).toBe("https://pps.whatsapp.net/v/t61/photo.jpg");
+    await inbound(waMessage(who, { conversation: "alguém aí?" }, { pushName: "Rafael" }));
+    expect(callsSince(mark, "profilePictureUrl").filter((a) => a[0] === pnJid(who.pn))).toEqual([[pnJid(who.pn), "image"]]);
+
+    // no picture (or hidden by privacy): the contact keeps none, and nothing fails
+    const hidden = { pn: "5511000000000", lid: "210987650000021" };
+    const id = wid("NOPIC");
+    await inbound(waMessage(hidden, { conversation: "sem foto" }, { id }));
+    await until(
+      async () => callsSince(mark, "profilePictureUrl").filter((a) => a[0] === pnJid(hidden.pn)).length,
+      (n) => n === 1,
+      "the picture request",
+    );
+    expect(await messageByWid(id)).toMatchObject({ body: "sem foto" });
+    expect((await contactsOf(hidden.pn, hidden.lid))[0].profile_pic_url).toBe("");
   });
 
   // ---------- retries ----------

@@ -29,7 +29,7 @@ export function ticketRoutes(conv: ConvDeps, guard: Guards): FastifyPluginAsyncZ
       service.getTicket(ctx, sessionUser(req), req.params.id),
     );
     app.post("/tickets", { preHandler: guard.user, schema: { tags, body: ticketCreateBody, response: { 200: ticketSchema } } }, (req) =>
-      service.createTicket(ctx, sessionUser(req), req.body),
+      service.createTicket(conv, sessionUser(req), req.body),
     );
     app.put(
       "/tickets/:id",

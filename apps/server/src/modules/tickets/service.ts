@@ -5,6 +5,7 @@ import { contacts, queues, tags, ticketTags, tickets, users, whatsapps } from ".
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
 import { containsPattern, likeEscape } from "../../lib/sql.js";
 import { defaultWhatsappId } from "../connections/service.js";
+import { verifyOnWhatsapp } from "../contacts/whatsapp.js";
 import { type ConvDeps, sendBotText } from "../messages/outbound.js";
 import { canSee, liveTicketOf, loadTicket, selectTickets, type TicketJoinRow, ticketFor, toTicket, visibleTo } from "./queries.js";
 
@@ -102,10 +103,11 @@ export async function getTicket(ctx: AppContext, user: SessionUser, id: number):
  * when not named). Refused with ERR_OTHER_OPEN_TICKET while the contact has a live ticket there.
  */
 export async function createTicket(
-  ctx: AppContext,
+  conv: ConvDeps,
   user: SessionUser,
   input: { contactId: number; queueId?: number | null; userId?: number | null; whatsappId?: number | null },
 ): Promise<Ticket> {
+  const { ctx } = conv;
   const db = ctx.db;
   const [contact] = await db.select().from(contacts).where(eq(contacts.id, input.contactId));
   if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
@@ -119,6 +121,8 @@ export async function createTicket(
     if (!q) throw new AppError("ERR_NO_QUEUE_FOUND");
   }
   const whatsappId = input.whatsappId ?? (await defaultWhatsappId(db));
+  // a number typed in or imported is asked to WhatsApp first (ERR_WAPP_INVALID_CONTACT)
+  await verifyOnWhatsapp(conv, contact, whatsappId);
   const id = await db
     .transaction(async (tx) => {
       if (await liveTicketOf(tx, contact.id, whatsappId)) throw new AppError("ERR_OTHER_OPEN_TICKET");
