@@ -1,11 +1,11 @@
-import type { Contact, Message, Ticket } from "@balcao/contract";
+import type { Contact, Ticket } from "@balcao/contract";
 import { and, desc, eq, gt, lt, or, sql } from "drizzle-orm";
 import type { ChannelEvent, InboundMessage } from "../../channels/channel.js";
 import type { ChannelEventHandler } from "../../channels/manager.js";
 import type { DbOrTx } from "../../db/client.js";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
 import { isUniqueViolation } from "../../lib/errors.js";
-import { mediaUrl, type StoredMedia } from "../../lib/media.js";
+import type { StoredMedia } from "../../lib/media.js";
 import { iso } from "../../lib/sql.js";
 import { applyStatus, type ConnectionInfo, connectionInfo } from "../connections/service.js";
 import { createProfilePictures } from "../contacts/whatsapp.js";
@@ -26,24 +26,8 @@ type ContactRow = typeof contacts.$inferSelect;
 
 class Duplicate extends Error {}
 
-type ContactLite = { id: number; name: string; number: string | null; lid: string | null; profilePicUrl: string };
-type LiveTicket = Pick<TicketRow, "id" | "status" | "queueId" | "userId" | "awaitingQueueChoice">;
-type FoundRow = {
-  id: number;
-  name: string;
-  number: string | null;
-  lid: string | null;
-  profile_pic_url: string;
-  t_id: number | null;
-  t_status: string | null;
-  t_queue_id: number | null;
-  t_user_id: number | null;
-  t_awaiting: boolean | null;
-};
-
 interface Stored {
-  message: Message;
-  quoted: boolean;
+  messageId: number;
   ticketId: number;
   /** status/queue/user before, when this message created, reopened or routed the ticket */
   previous?: { status: Ticket["status"]; queueId: number | null; userId: number | null };
@@ -87,7 +71,11 @@ export function createInboundPipeline(
   }
 
   async function receive(whatsappId: number, msg: InboundMessage): Promise<void> {
-    // redelivery is caught by the unique (connection, wid) index inside the transaction
+    const [dup] = await db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(sql`coalesce(${messages.whatsappId}, 0) = ${whatsappId}`, eq(messages.wid, msg.id)));
+    if (dup) return;
     const conn = await connection(whatsappId);
     if (!conn) return;
     const s = await settings();
@@ -123,10 +111,7 @@ export function createInboundPipeline(
     }
     const done = result;
 
-    const [message, ticket] = await Promise.all([
-      done.quoted ? loadMessage(db, eq(messages.id, done.message.id)) : done.message,
-      loadTicket(db, done.ticketId),
-    ]);
+    const [message, ticket] = await Promise.all([loadMessage(db, eq(messages.id, done.messageId)), loadTicket(db, done.ticketId)]);
     for (const c of done.newContacts) ctx.events.publish("contact.saved", { action: "create", contact: contactOf(c) });
     if (done.ticketChanged) ctx.events.publish("ticket.updated", { ticket, previous: done.previous });
     if (message) ctx.events.publish("message.created", { message, ticket });
@@ -146,14 +131,17 @@ export function createInboundPipeline(
     const chatAddr = msg.chat.isGroup
       ? { number: msg.chat.groupId, name: msg.chat.name, isGroup: true }
       : { number: msg.chat.number, lid: msg.chat.lid, name: msg.fromMe ? undefined : (msg.pushName ?? msg.chat.name), isGroup: false };
-    const { contact, live } = await resolveContact(tx, chatAddr, newContacts, conn.id);
+    const contact = await resolveContact(tx, chatAddr, newContacts);
     const author =
       msg.chat.isGroup && msg.sender && !msg.fromMe
-        ? (await resolveContact(tx, { number: msg.sender.number, lid: msg.sender.lid, name: msg.sender.name ?? msg.pushName, isGroup: false }, newContacts))
-            .contact
+        ? await resolveContact(
+            tx,
+            { number: msg.sender.number, lid: msg.sender.lid, name: msg.sender.name ?? msg.pushName, isGroup: false },
+            newContacts,
+          )
         : contact;
 
-    let ticket: LiveTicket | undefined = live;
+    let ticket = await liveTicketOf(tx, contact.id, conn.id);
     let previous: Stored["previous"];
     let ticketChanged = false;
     if (!ticket) {
@@ -170,13 +158,12 @@ export function createInboundPipeline(
         .orderBy(desc(tickets.updatedAt))
         .limit(1)
         .for("update");
-      let row: TicketRow | undefined;
       if (msg.fromMe && recent) {
         // our own message echoed by the engine (or sent from the phone): it joins the latest ticket as is
-        row = recent;
+        ticket = recent;
       } else if (recent && reopenSeconds > 0) {
         previous = { status: recent.status, queueId: recent.queueId, userId: recent.userId };
-        [row] = await tx
+        [ticket] = await tx
           .update(tickets)
           .set({ status: "pending", userId: null, closedAt: null, transf: false })
           .where(eq(tickets.id, recent.id))
@@ -188,11 +175,10 @@ export function createInboundPipeline(
           .values({ contactId: contact.id, whatsappId: conn.id, status: "pending", isGroup: msg.chat.isGroup })
           .onConflictDoNothing()
           .returning();
-        row = created ?? (await liveTicketOf(tx, contact.id, conn.id));
-        if (!row) throw new Error("ticket vanished");
+        ticket = created ?? (await liveTicketOf(tx, contact.id, conn.id));
+        if (!ticket) throw new Error("ticket vanished");
         ticketChanged = !!created;
       }
-      ticket = { id: row.id, status: row.status, queueId: row.queueId, userId: row.userId, awaitingQueueChoice: row.awaitingQueueChoice };
     }
 
     let quotedMsgId: number | null = null;
@@ -205,104 +191,72 @@ export function createInboundPipeline(
     }
 
     const mediaType = stored?.mediaType && msg.mediaType !== "sticker" ? stored.mediaType : msg.mediaType;
+    const [inserted] = await tx
+      .insert(messages)
+      .values({
+        wid: msg.id,
+        whatsappId: conn.id,
+        body,
+        fromMe: msg.fromMe,
+        read: msg.fromMe,
+        ack: msg.fromMe ? 1 : 0,
+        mediaType,
+        mediaKey: stored?.key,
+        mimetype: stored?.mimetype ?? msg.media?.mimetype,
+        fileName: msg.media?.fileName,
+        dataJson: msg.location ? JSON.stringify(msg.location) : msg.vcard ? JSON.stringify(msg.vcard) : null,
+        ticketId: ticket.id,
+        contactId: msg.fromMe ? null : author.id,
+        quotedMsgId,
+      })
+      .onConflictDoNothing()
+      .returning({ id: messages.id });
+    if (!inserted) throw new Duplicate();
+
     const step = msg.fromMe || msg.chat.isGroup || mediaType === "call_log" ? {} : queueStep(ticket, conn, body);
     if (step.queueId !== undefined) {
       previous ??= { status: ticket.status, queueId: ticket.queueId, userId: ticket.userId };
       ticketChanged = true;
     }
-    const fileName = msg.media?.fileName ?? null;
-    const mimetype = stored?.mimetype ?? msg.media?.mimetype ?? null;
-    const contactId = msg.fromMe ? null : author.id;
-    // the message and the ticket's preview, unread count and queue in one statement
-    const res = await tx.execute<{ id: string | number; created_at: Date | string; updated_at: Date | string }>(sql`
-      with m as (
-        insert into messages (wid, whatsapp_id, body, from_me, read, ack, media_type, media_key, mimetype, file_name, data_json, ticket_id, contact_id, quoted_msg_id)
-        values (${msg.id}, ${conn.id}, ${body}, ${msg.fromMe}, ${msg.fromMe}, ${msg.fromMe ? 1 : 0}, ${mediaType}, ${stored?.key ?? null}, ${mimetype},
-                ${fileName}, ${msg.location ? JSON.stringify(msg.location) : msg.vcard ? JSON.stringify(msg.vcard) : null}, ${ticket.id}, ${contactId}, ${quotedMsgId})
-        on conflict do nothing
-        returning id, created_at, updated_at
-      ), u as (
-        update tickets set
-          last_message = ${previewOf(body, mediaType, fileName)},
-          unread_messages = unread_messages + ${msg.fromMe ? 0 : 1},
-          updated_at = now()
-          ${step.queueId !== undefined ? sql`, queue_id = ${step.queueId}` : sql``}
-          ${step.awaiting !== undefined ? sql`, awaiting_queue_choice = ${step.awaiting}` : sql``}
-        where id = ${ticket.id} and exists (select 1 from m)
-      )
-      select id, created_at, updated_at from m`);
-    const inserted = res.rows[0];
-    if (!inserted) throw new Duplicate();
-    const message: Message = {
-      id: Number(inserted.id),
-      wid: msg.id,
-      body,
-      fromMe: msg.fromMe,
-      read: msg.fromMe,
-      ack: msg.fromMe ? 1 : 0,
-      isDeleted: false,
-      isEdited: false,
-      mediaType: mediaType as Message["mediaType"],
-      mediaUrl: mediaUrl(stored?.key),
-      mimetype,
-      fileName,
-      ticketId: ticket.id,
-      contactId,
-      contact: contactId !== null ? { id: author.id, name: author.name, profilePicUrl: author.profilePicUrl } : null,
-      quotedMsgId,
-      quotedMsg: null,
-      createdAt: iso(inserted.created_at),
-      updatedAt: iso(inserted.updated_at),
-    };
-    return { message, quoted: quotedMsgId !== null, ticketId: ticket.id, previous, ticketChanged, newContacts, replies: step.replies ?? [] };
+    await tx
+      .update(tickets)
+      .set({
+        lastMessage: previewOf(body, mediaType, msg.media?.fileName),
+        unreadMessages: msg.fromMe ? tickets.unreadMessages : sql`${tickets.unreadMessages} + 1`,
+        updatedAt: new Date(),
+        ...(step.queueId !== undefined && { queueId: step.queueId }),
+        ...(step.awaiting !== undefined && { awaitingQueueChoice: step.awaiting }),
+      })
+      .where(eq(tickets.id, ticket.id));
+    return { messageId: inserted.id, ticketId: ticket.id, previous, ticketChanged, newContacts, replies: step.replies ?? [] };
   }
 
-  /**
-   * The contact of an address (number first, then LID), created when unknown, with its live ticket
-   * on the connection locked for this transaction — one query when both exist.
-   */
   async function resolveContact(
     tx: DbOrTx,
     a: { number?: string; lid?: string; name?: string; isGroup: boolean },
     created: ContactRow[],
-    whatsappId?: number,
-  ): Promise<{ contact: ContactLite; live?: LiveTicket }> {
+  ): Promise<ContactRow> {
     const number = a.number || undefined;
     const lid = a.lid || undefined;
     if (!number && !lid) throw new Error("inbound message without an address");
-    const match = sql.join(
-      [number ? sql`c.number = ${number}` : undefined, lid ? sql`c.lid = ${lid}` : undefined].filter((x) => x !== undefined),
-      sql` or `,
-    );
-    const { rows } = await tx.execute<FoundRow>(sql`
-      select c.id, c.name, c.number, c.lid, c.profile_pic_url, t.id as t_id, t.status as t_status, t.queue_id as t_queue_id,
-             t.user_id as t_user_id, t.awaiting_queue_choice as t_awaiting
-      from contacts c
-      left join lateral (
-        select id, status, queue_id, user_id, awaiting_queue_choice from tickets
-        where ${whatsappId === undefined ? sql`false` : sql`contact_id = c.id and coalesce(whatsapp_id, 0) = ${whatsappId} and status in ('open','pending')`}
-        for update
-      ) t on true
-      where ${match}`);
-    const row = rows.find((c) => number && c.number === number) ?? rows[0];
+    const found = await tx
+      .select()
+      .from(contacts)
+      .where(or(number ? eq(contacts.number, number) : undefined, lid ? eq(contacts.lid, lid) : undefined));
+    const row = found.find((c) => number && c.number === number) ?? found[0];
     if (row) {
-      const contact: ContactLite = { id: row.id, name: row.name, number: row.number, lid: row.lid, profilePicUrl: row.profile_pic_url };
-      const live: LiveTicket | undefined =
-        row.t_id !== null
-          ? { id: row.t_id, status: row.t_status as Ticket["status"], queueId: row.t_queue_id, userId: row.t_user_id, awaitingQueueChoice: !!row.t_awaiting }
-          : undefined;
       const patch: Partial<ContactRow> = {};
       // the number and the LID of one person end up on one contact
-      if (lid && !row.lid && !rows.some((c) => c.lid === lid)) patch.lid = lid;
+      if (lid && !row.lid && !found.some((c) => c.lid === lid)) patch.lid = lid;
       if (number && !row.number) patch.number = number;
       if (a.name && a.name !== row.name && row.name === (row.number ?? row.lid)) patch.name = a.name;
-      if (Object.keys(patch).length === 0) return { contact, live };
+      if (Object.keys(patch).length === 0) return row;
       const [updated] = await tx
         .update(contacts)
         .set({ ...patch, updatedAt: new Date() })
         .where(eq(contacts.id, row.id))
         .returning();
-      return { contact: { ...contact, name: updated.name, number: updated.number, lid: updated.lid }, live };
+      return updated;
     }
     const [inserted] = await tx
       .insert(contacts)
@@ -311,15 +265,14 @@ export function createInboundPipeline(
       .returning();
     if (inserted) {
       created.push(inserted);
-      return { contact: inserted };
+      return inserted;
     }
-    // created meanwhile by another transaction
     const [again] = await tx
       .select()
       .from(contacts)
       .where(or(number ? eq(contacts.number, number) : undefined, lid ? eq(contacts.lid, lid) : undefined));
     if (!again) throw new Error("contact vanished");
-    return { contact: again };
+    return again;
   }
 
   async function ack(whatsappId: number, wid: string, value: number) {
