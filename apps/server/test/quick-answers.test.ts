@@ -53,4 +53,13 @@ describe("quick answers", () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().quickAnswers.map((q: { shortcut: string }) => q.shortcut)).toEqual(["sinal", "semsinal"]);
   });
+
+  it("lists every quick answer alphabetically without a search, in pages", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/quickAnswers", headers: bearer(token) });
+    expect(res.statusCode).toBe(200);
+    const shortcuts = res.json().quickAnswers.map((q: { shortcut: string }) => q.shortcut);
+    expect(shortcuts).toEqual(["boleto", "fatura", "semsinal", "sinal"]);
+    const page = await t.app.inject({ method: "GET", url: "/quickAnswers?rowsPerPage=3&pageNumber=2", headers: bearer(token) });
+    expect(page.json()).toMatchObject({ count: 4, hasMore: false, quickAnswers: [{ shortcut: "sinal" }] });
+  });
 });

@@ -288,6 +288,8 @@ export const colorsAnswer = z.object({
   darkMode: z.string(),
   logoLogin: z.string(),
   favicon: z.string(),
+  /** "enabled" when the login page may offer the signup link */
+  userCreation: z.string(),
 });
 export type ColorsAnswer = z.infer<typeof colorsAnswer>;
 

@@ -22,18 +22,20 @@ const API_ONLY = /^\/(socket\.io|api-docs|media|assets)(\/|$)/;
  * (asking for JSON) gets the API.
  */
 export async function registerWebApp(app: FastifyInstance, root: string) {
-  await app.register(fastifyStatic, { root, prefix: "/", wildcard: false, index: false, cacheControl: false });
-  const sendIndex = (reply: import("fastify").FastifyReply) => reply.header("cache-control", "no-cache").sendFile("index.html", root);
+  // every file of the build gets its own route; hashed assets are cached for good
+  await app.register(fastifyStatic, {
+    root,
+    prefix: "/",
+    wildcard: false,
+    index: false,
+    cacheControl: false,
+    setHeaders: (res, path) => {
+      res.header("cache-control", path.includes("/assets/") ? "public, max-age=31536000, immutable" : "no-cache");
+    },
+  });
   app.addHook("onRequest", async (req, reply) => {
     if (req.method !== "GET" || API_ONLY.test(req.url)) return;
     const accept = req.headers.accept ?? "";
-    if (accept.includes("text/html")) return sendIndex(reply);
+    if (accept.includes("text/html")) return reply.header("cache-control", "no-cache").sendFile("index.html", root);
   });
-  app.get("/assets/*", (req, reply) => {
-    const file = (req.params as { "*": string })["*"];
-    return reply.header("cache-control", "public, max-age=31536000, immutable").sendFile(`assets/${file}`, root);
-  });
-  for (const f of ["favicon.ico", "favicon.svg", "logo.svg", "robots.txt", "manifest.webmanifest"]) {
-    if (existsSync(resolve(root, f))) app.get(`/${f}`, (_req, reply) => reply.sendFile(f, root));
-  }
 }

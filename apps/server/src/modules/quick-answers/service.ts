@@ -4,7 +4,7 @@ import type { AppContext } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import { quickAnswers } from "../../db/schema/index.js";
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
-import { containsPattern, iso, pageWindow } from "../../lib/sql.js";
+import { containsPattern, iso, likeEscape, pageWindow } from "../../lib/sql.js";
 
 function toQuickAnswer(r: typeof quickAnswers.$inferSelect): QuickAnswer {
   return { id: r.id, shortcut: r.shortcut, message: r.message, createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt) };
@@ -20,15 +20,19 @@ export async function listQuickAnswers(db: DbOrTx, q: { searchParam: string; pag
   const term = q.searchParam.replace(/^\//, "").trim().toLowerCase();
   const where = term ? sql`lower(${quickAnswers.shortcut}) like ${containsPattern(term)}` : undefined;
   const { offset, limit } = pageWindow(q.pageNumber, q.rowsPerPage);
-  const prefixFirst = term
-    ? sql`case when lower(${quickAnswers.shortcut}) like ${`${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} then 0 else 1 end`
-    : sql`0`;
+  // prefix matches first when searching (the "/" lookup), then alphabetical
+  const order = term
+    ? [
+        sql`case when lower(${quickAnswers.shortcut}) like ${`${likeEscape(term)}%`} then 0 else 1 end`,
+        asc(sql`lower(${quickAnswers.shortcut})`),
+      ]
+    : [asc(sql`lower(${quickAnswers.shortcut})`)];
   const [rows, [{ total }]] = await Promise.all([
     db
       .select()
       .from(quickAnswers)
       .where(where)
-      .orderBy(prefixFirst, asc(sql`lower(${quickAnswers.shortcut})`))
+      .orderBy(...order)
       .limit(limit)
       .offset(offset),
     db.select({ total: count() }).from(quickAnswers).where(where),

@@ -105,5 +105,6 @@ export async function getColors(db: DbOrTx): Promise<ColorsAnswer> {
     "darkMode",
     "logoLogin",
     "favicon",
+    "userCreation",
   ]);
 }
