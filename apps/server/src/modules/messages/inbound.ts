@@ -1,11 +1,11 @@
-import type { Contact, Ticket } from "@balcao/contract";
+import type { Contact, Message, Ticket } from "@balcao/contract";
 import { and, desc, eq, gt, lt, or, sql } from "drizzle-orm";
 import type { ChannelEvent, InboundMessage } from "../../channels/channel.js";
 import type { ChannelEventHandler } from "../../channels/manager.js";
 import type { DbOrTx } from "../../db/client.js";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
 import { isUniqueViolation } from "../../lib/errors.js";
-import type { StoredMedia } from "../../lib/media.js";
+import { mediaUrl, type StoredMedia } from "../../lib/media.js";
 import { iso } from "../../lib/sql.js";
 import { applyStatus, type ConnectionInfo, connectionInfo } from "../connections/service.js";
 import { createProfilePictures } from "../contacts/whatsapp.js";
@@ -26,9 +26,48 @@ type ContactRow = typeof contacts.$inferSelect;
 
 class Duplicate extends Error {}
 
+type ContactLite = Ticket["contact"];
+type StoredRow = {
+  m_id: number | string;
+  m_created: Date | string;
+  m_updated: Date | string;
+  id: number;
+  status: Ticket["status"];
+  last_message: string;
+  unread_messages: number;
+  is_group: boolean;
+  transf: boolean;
+  user_id: number | null;
+  queue_id: number | null;
+  whatsapp_id: number | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  user_name: string | null;
+  queue_name: string | null;
+  queue_color: string | null;
+  whatsapp_name: string | null;
+  tags: Ticket["tags"] | string;
+};
+type LiveTicket = Pick<TicketRow, "id" | "status" | "queueId" | "userId" | "awaitingQueueChoice">;
+type FoundRow = {
+  id: number;
+  name: string;
+  number: string | null;
+  lid: string | null;
+  email: string;
+  is_group: boolean;
+  profile_pic_url: string;
+  t_id: number | null;
+  t_status: string | null;
+  t_queue_id: number | null;
+  t_user_id: number | null;
+  t_awaiting: boolean | null;
+};
+
 interface Stored {
-  messageId: number;
-  ticketId: number;
+  message: Message;
+  quoted: boolean;
+  ticket: Ticket;
   /** status/queue/user before, when this message created, reopened or routed the ticket */
   previous?: { status: Ticket["status"]; queueId: number | null; userId: number | null };
   ticketChanged: boolean;
@@ -71,11 +110,7 @@ export function createInboundPipeline(
   }
 
   async function receive(whatsappId: number, msg: InboundMessage): Promise<void> {
-    const [dup] = await db
-      .select({ id: messages.id })
-      .from(messages)
-      .where(and(sql`coalesce(${messages.whatsappId}, 0) = ${whatsappId}`, eq(messages.wid, msg.id)));
-    if (dup) return;
+    // redelivery is caught by the unique (connection, wid) index inside the transaction
     const conn = await connection(whatsappId);
     if (!conn) return;
     const s = await settings();
@@ -111,7 +146,8 @@ export function createInboundPipeline(
     }
     const done = result;
 
-    const [message, ticket] = await Promise.all([loadMessage(db, eq(messages.id, done.messageId)), loadTicket(db, done.ticketId)]);
+    const ticket = done.ticket;
+    const message = done.quoted ? await loadMessage(db, eq(messages.id, done.message.id)) : done.message;
     for (const c of done.newContacts) ctx.events.publish("contact.saved", { action: "create", contact: contactOf(c) });
     if (done.ticketChanged) ctx.events.publish("ticket.updated", { ticket, previous: done.previous });
     if (message) ctx.events.publish("message.created", { message, ticket });
@@ -131,17 +167,19 @@ export function createInboundPipeline(
     const chatAddr = msg.chat.isGroup
       ? { number: msg.chat.groupId, name: msg.chat.name, isGroup: true }
       : { number: msg.chat.number, lid: msg.chat.lid, name: msg.fromMe ? undefined : (msg.pushName ?? msg.chat.name), isGroup: false };
-    const contact = await resolveContact(tx, chatAddr, newContacts);
+    const { contact, live } = await resolveContact(tx, chatAddr, newContacts, conn.id);
     const author =
       msg.chat.isGroup && msg.sender && !msg.fromMe
-        ? await resolveContact(
-            tx,
-            { number: msg.sender.number, lid: msg.sender.lid, name: msg.sender.name ?? msg.pushName, isGroup: false },
-            newContacts,
-          )
+        ? (
+            await resolveContact(
+              tx,
+              { number: msg.sender.number, lid: msg.sender.lid, name: msg.sender.name ?? msg.pushName, isGroup: false },
+              newContacts,
+            )
+          ).contact
         : contact;
 
-    let ticket = await liveTicketOf(tx, contact.id, conn.id);
+    let ticket: LiveTicket | undefined = live;
     let previous: Stored["previous"];
     let ticketChanged = false;
     if (!ticket) {
@@ -158,12 +196,13 @@ export function createInboundPipeline(
         .orderBy(desc(tickets.updatedAt))
         .limit(1)
         .for("update");
+      let row: TicketRow | undefined;
       if (msg.fromMe && recent) {
         // our own message echoed by the engine (or sent from the phone): it joins the latest ticket as is
-        ticket = recent;
+        row = recent;
       } else if (recent && reopenSeconds > 0) {
         previous = { status: recent.status, queueId: recent.queueId, userId: recent.userId };
-        [ticket] = await tx
+        [row] = await tx
           .update(tickets)
           .set({ status: "pending", userId: null, closedAt: null, transf: false })
           .where(eq(tickets.id, recent.id))
@@ -175,10 +214,11 @@ export function createInboundPipeline(
           .values({ contactId: contact.id, whatsappId: conn.id, status: "pending", isGroup: msg.chat.isGroup })
           .onConflictDoNothing()
           .returning();
-        ticket = created ?? (await liveTicketOf(tx, contact.id, conn.id));
-        if (!ticket) throw new Error("ticket vanished");
+        row = created ?? (await liveTicketOf(tx, contact.id, conn.id));
+        if (!row) throw new Error("ticket vanished");
         ticketChanged = !!created;
       }
+      ticket = { id: row.id, status: row.status, queueId: row.queueId, userId: row.userId, awaitingQueueChoice: row.awaitingQueueChoice };
     }
 
     let quotedMsgId: number | null = null;
@@ -191,72 +231,155 @@ export function createInboundPipeline(
     }
 
     const mediaType = stored?.mediaType && msg.mediaType !== "sticker" ? stored.mediaType : msg.mediaType;
-    const [inserted] = await tx
-      .insert(messages)
-      .values({
-        wid: msg.id,
-        whatsappId: conn.id,
-        body,
-        fromMe: msg.fromMe,
-        read: msg.fromMe,
-        ack: msg.fromMe ? 1 : 0,
-        mediaType,
-        mediaKey: stored?.key,
-        mimetype: stored?.mimetype ?? msg.media?.mimetype,
-        fileName: msg.media?.fileName,
-        dataJson: msg.location ? JSON.stringify(msg.location) : msg.vcard ? JSON.stringify(msg.vcard) : null,
-        ticketId: ticket.id,
-        contactId: msg.fromMe ? null : author.id,
-        quotedMsgId,
-      })
-      .onConflictDoNothing()
-      .returning({ id: messages.id });
-    if (!inserted) throw new Duplicate();
-
     const step = msg.fromMe || msg.chat.isGroup || mediaType === "call_log" ? {} : queueStep(ticket, conn, body);
     if (step.queueId !== undefined) {
       previous ??= { status: ticket.status, queueId: ticket.queueId, userId: ticket.userId };
       ticketChanged = true;
     }
-    await tx
-      .update(tickets)
-      .set({
-        lastMessage: previewOf(body, mediaType, msg.media?.fileName),
-        unreadMessages: msg.fromMe ? tickets.unreadMessages : sql`${tickets.unreadMessages} + 1`,
-        updatedAt: new Date(),
-        ...(step.queueId !== undefined && { queueId: step.queueId }),
-        ...(step.awaiting !== undefined && { awaitingQueueChoice: step.awaiting }),
-      })
-      .where(eq(tickets.id, ticket.id));
-    return { messageId: inserted.id, ticketId: ticket.id, previous, ticketChanged, newContacts, replies: step.replies ?? [] };
+    const fileName = msg.media?.fileName ?? null;
+    const mimetype = stored?.mimetype ?? msg.media?.mimetype ?? null;
+    const contactId = msg.fromMe ? null : author.id;
+    // the message and the ticket's preview, unread count and queue in one statement
+    const res = await tx.execute<StoredRow>(sql`
+      with m as (
+        insert into messages (wid, whatsapp_id, body, from_me, read, ack, media_type, media_key, mimetype, file_name, data_json, ticket_id, contact_id, quoted_msg_id)
+        values (${msg.id}, ${conn.id}, ${body}, ${msg.fromMe}, ${msg.fromMe}, ${msg.fromMe ? 1 : 0}, ${mediaType}, ${stored?.key ?? null}, ${mimetype},
+                ${fileName}, ${msg.location ? JSON.stringify(msg.location) : msg.vcard ? JSON.stringify(msg.vcard) : null}, ${ticket.id}, ${contactId}, ${quotedMsgId})
+        on conflict do nothing
+        returning id, created_at, updated_at
+      ), u as (
+        update tickets set
+          last_message = ${previewOf(body, mediaType, fileName)},
+          unread_messages = unread_messages + ${msg.fromMe ? 0 : 1},
+          updated_at = now()
+          ${step.queueId !== undefined ? sql`, queue_id = ${step.queueId}` : sql``}
+          ${step.awaiting !== undefined ? sql`, awaiting_queue_choice = ${step.awaiting}` : sql``}
+        where id = ${ticket.id} and exists (select 1 from m)
+        returning id, status, last_message, unread_messages, is_group, transf, user_id, queue_id, whatsapp_id, created_at, updated_at
+      )
+      select m.id as m_id, m.created_at as m_created, m.updated_at as m_updated,
+             u.id, u.status, u.last_message, u.unread_messages, u.is_group, u.transf, u.user_id, u.queue_id, u.whatsapp_id, u.created_at, u.updated_at,
+             us.name as user_name, q.name as queue_name, q.color as queue_color, w.name as whatsapp_name,
+             coalesce((select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
+                       from ticket_tags tt join tags tg on tg.id = tt.tag_id where tt.ticket_id = u.id), '[]'::json) as tags
+      from m cross join u
+      left join users us on us.id = u.user_id
+      left join queues q on q.id = u.queue_id
+      left join whatsapps w on w.id = u.whatsapp_id`);
+    const r = res.rows[0];
+    if (!r) throw new Duplicate();
+    const inserted = { id: r.m_id, created_at: r.m_created, updated_at: r.m_updated };
+    const ticketDto: Ticket = {
+      id: r.id,
+      status: r.status,
+      lastMessage: r.last_message,
+      unreadMessages: r.unread_messages,
+      isGroup: r.is_group,
+      transf: r.transf,
+      contactId: contact.id,
+      contact: {
+        id: contact.id,
+        name: contact.name,
+        number: contact.number,
+        lid: contact.lid,
+        email: contact.email,
+        profilePicUrl: contact.profilePicUrl,
+        isGroup: contact.isGroup,
+      },
+      userId: r.user_id,
+      user: r.user_id !== null && r.user_name !== null ? { id: r.user_id, name: r.user_name } : null,
+      queueId: r.queue_id,
+      queue: r.queue_id !== null && r.queue_name !== null ? { id: r.queue_id, name: r.queue_name, color: r.queue_color ?? "" } : null,
+      whatsappId: r.whatsapp_id,
+      whatsapp: r.whatsapp_id !== null && r.whatsapp_name !== null ? { id: r.whatsapp_id, name: r.whatsapp_name } : null,
+      tags: typeof r.tags === "string" ? JSON.parse(r.tags) : r.tags,
+      createdAt: iso(r.created_at),
+      updatedAt: iso(r.updated_at),
+    };
+    const message: Message = {
+      id: Number(inserted.id),
+      wid: msg.id,
+      body,
+      fromMe: msg.fromMe,
+      read: msg.fromMe,
+      ack: msg.fromMe ? 1 : 0,
+      isDeleted: false,
+      isEdited: false,
+      mediaType: mediaType as Message["mediaType"],
+      mediaUrl: mediaUrl(stored?.key),
+      mimetype,
+      fileName,
+      ticketId: ticket.id,
+      contactId,
+      contact: contactId !== null ? { id: author.id, name: author.name, profilePicUrl: author.profilePicUrl } : null,
+      quotedMsgId,
+      quotedMsg: null,
+      createdAt: iso(inserted.created_at),
+      updatedAt: iso(inserted.updated_at),
+    };
+    return { message, quoted: quotedMsgId !== null, ticket: ticketDto, previous, ticketChanged, newContacts, replies: step.replies ?? [] };
   }
 
+  /**
+   * The contact of an address (number first, then LID), created when unknown, with its live ticket
+   * on the connection locked for this transaction — one query when both exist.
+   */
   async function resolveContact(
     tx: DbOrTx,
     a: { number?: string; lid?: string; name?: string; isGroup: boolean },
     created: ContactRow[],
-  ): Promise<ContactRow> {
+    whatsappId?: number,
+  ): Promise<{ contact: ContactLite; live?: LiveTicket }> {
     const number = a.number || undefined;
     const lid = a.lid || undefined;
     if (!number && !lid) throw new Error("inbound message without an address");
-    const found = await tx
-      .select()
-      .from(contacts)
-      .where(or(number ? eq(contacts.number, number) : undefined, lid ? eq(contacts.lid, lid) : undefined));
-    const row = found.find((c) => number && c.number === number) ?? found[0];
+    const match = sql.join(
+      [number ? sql`c.number = ${number}` : undefined, lid ? sql`c.lid = ${lid}` : undefined].filter((x) => x !== undefined),
+      sql` or `,
+    );
+    const { rows } = await tx.execute<FoundRow>(sql`
+      select c.id, c.name, c.number, c.lid, c.email, c.is_group, c.profile_pic_url, t.id as t_id, t.status as t_status, t.queue_id as t_queue_id,
+             t.user_id as t_user_id, t.awaiting_queue_choice as t_awaiting
+      from contacts c
+      left join lateral (
+        select id, status, queue_id, user_id, awaiting_queue_choice from tickets
+        where ${whatsappId === undefined ? sql`false` : sql`contact_id = c.id and coalesce(whatsapp_id, 0) = ${whatsappId} and status in ('open','pending')`}
+        for update
+      ) t on true
+      where ${match}`);
+    const row = rows.find((c) => number && c.number === number) ?? rows[0];
     if (row) {
+      const contact: ContactLite = {
+        id: row.id,
+        name: row.name,
+        number: row.number,
+        lid: row.lid,
+        email: row.email,
+        isGroup: row.is_group,
+        profilePicUrl: row.profile_pic_url,
+      };
+      const live: LiveTicket | undefined =
+        row.t_id !== null
+          ? {
+              id: row.t_id,
+              status: row.t_status as Ticket["status"],
+              queueId: row.t_queue_id,
+              userId: row.t_user_id,
+              awaitingQueueChoice: !!row.t_awaiting,
+            }
+          : undefined;
       const patch: Partial<ContactRow> = {};
       // the number and the LID of one person end up on one contact
-      if (lid && !row.lid && !found.some((c) => c.lid === lid)) patch.lid = lid;
+      if (lid && !row.lid && !rows.some((c) => c.lid === lid)) patch.lid = lid;
       if (number && !row.number) patch.number = number;
       if (a.name && a.name !== row.name && row.name === (row.number ?? row.lid)) patch.name = a.name;
-      if (Object.keys(patch).length === 0) return row;
+      if (Object.keys(patch).length === 0) return { contact, live };
       const [updated] = await tx
         .update(contacts)
         .set({ ...patch, updatedAt: new Date() })
         .where(eq(contacts.id, row.id))
         .returning();
-      return updated;
+      return { contact: { ...contact, name: updated.name, number: updated.number, lid: updated.lid }, live };
     }
     const [inserted] = await tx
       .insert(contacts)
@@ -265,14 +388,15 @@ export function createInboundPipeline(
       .returning();
     if (inserted) {
       created.push(inserted);
-      return inserted;
+      return { contact: liteOf(inserted) };
     }
+    // created meanwhile by another transaction
     const [again] = await tx
       .select()
       .from(contacts)
       .where(or(number ? eq(contacts.number, number) : undefined, lid ? eq(contacts.lid, lid) : undefined));
     if (!again) throw new Error("contact vanished");
-    return again;
+    return { contact: liteOf(again) };
   }
 
   async function ack(whatsappId: number, wid: string, value: number) {
@@ -375,6 +499,10 @@ export function queueStep(
 export function queueMenu(conn: Pick<ConnectionInfo, "queues" | "greetingMessage">): string {
   const options = conn.queues.map((q, i) => `*${i + 1}* - ${q.name}`).join("\n");
   return `${conn.greetingMessage.trim()}\n\n${options}`;
+}
+
+function liteOf(r: ContactRow): ContactLite {
+  return { id: r.id, name: r.name, number: r.number, lid: r.lid, email: r.email, profilePicUrl: r.profilePicUrl, isGroup: r.isGroup };
 }
 
 function contactOf(r: ContactRow): Contact {

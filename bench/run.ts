@@ -1,0 +1,229 @@
+/**
+ * Benchmarks of the conversation server on PostgreSQL; they print figures and assert nothing.
+ *   npm run bench                         both
+ *   npm run bench -- inbound | lists      one
+ * BENCH_DATABASE_URL (else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres):
+ * a server where a fresh database is created for each benchmark and dropped afterwards.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { io as connectSocket } from "socket.io-client";
+import { type App, buildApp } from "../apps/server/src/app.js";
+import { DEMO_ADMIN, loadConfig } from "../apps/server/src/config.js";
+import { type Database, openDatabase } from "../apps/server/src/db/client.js";
+import { generate, SIZES } from "./generate.js";
+import { fmt, summarize } from "./stats.js";
+
+const SERVER_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+interface Env {
+  app: App;
+  database: Database;
+  url: string;
+  token: string;
+  done(): Promise<void>;
+}
+
+async function environment(): Promise<Env> {
+  const name = `balcao_bench_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const dbUrl = new URL(SERVER_URL);
+  dbUrl.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: dbUrl.toString(), poolSize: 20 });
+  const dataDir = mkdtempSync(join(tmpdir(), "balcao-bench-"));
+  const config = loadConfig({
+    NODE_ENV: "development",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    JWT_SECRET: randomBytes(32).toString("hex"),
+  });
+  const app = await buildApp(config, { database, logger: false, serveWeb: false, simulatorAckDelayMs: 50 });
+  await app.app.listen({ port: 0, host: "127.0.0.1" });
+  const url = `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`;
+  const login = await fetch(`${url}/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(DEMO_ADMIN),
+  });
+  const token = ((await login.json()) as { token: string }).token;
+  return {
+    app,
+    database,
+    url,
+    token,
+    async done() {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      const c = new pg.Client({ connectionString: SERVER_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+async function call<T>(env: Env, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${env.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${env.token}`, ...(body !== undefined && { "content-type": "application/json" }) },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** A paired simulator connection with one queue (the silent-assignment path of the pipeline). */
+async function simulatorConnection(env: Env, queueIds: number[]) {
+  const w = await call<{ id: number }>(env, "POST", "/whatsapp", { name: "Bench", type: "simulator", queueIds, greetingMessage: "Olá" });
+  await env.app.channels.idle();
+  const session = env.app.simulator.get(w.id);
+  if (!session || !(await session.scan(session.qrcode))) throw new Error("pairing failed");
+  await env.app.channels.idle();
+  return { whatsappId: w.id, session };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function inbound() {
+  const CONTACTS = 1000;
+  const MESSAGES = 20_000;
+  const IN_FLIGHT = 64;
+  console.log(`\n## Inbound throughput — ${CONTACTS} contacts, ${MESSAGES} messages, ${IN_FLIGHT} in flight, PostgreSQL`);
+  const env = await environment();
+  try {
+    const queue = await call<{ id: number }>(env, "POST", "/queue", { name: "Suporte", color: "#123456", greetingMessage: "" });
+    const { session } = await simulatorConnection(env, [queue.id]);
+    const socket = connectSocket(env.url, { auth: { token: env.token }, transports: ["websocket"], forceNew: true });
+    await new Promise<void>((resolve, reject) => {
+      socket.once("connect", resolve);
+      socket.once("connect_error", reject);
+    });
+    await new Promise((resolve) => socket.emit("joinTickets", "pending", resolve));
+    const waiting = new Map<string, () => void>();
+    socket.on("appMessage", (p: { action: string; message: { wid: string | null } }) => {
+      if (p.action !== "create" || !p.message.wid) return;
+      waiting.get(p.message.wid)?.();
+      waiting.delete(p.message.wid);
+    });
+
+    const numbers = Array.from({ length: CONTACTS }, (_, i) => `5511${String(900000000 + i)}`);
+    // round-robin over the customers: message k of every customer before message k+1 of any
+    const tasks = Array.from({ length: MESSAGES }, (_, i) => ({
+      number: numbers[i % CONTACTS],
+      text: `mensagem ${Math.floor(i / CONTACTS) + 1} do cliente`,
+    }));
+    const latencies: number[] = [];
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (next < tasks.length) {
+          const task = tasks[next++];
+          const id = `BENCH${next}`;
+          const t0 = performance.now();
+          const emitted = new Promise<void>((resolve) => waiting.set(id, resolve));
+          session.customerSend({ number: task.number, name: `Cliente ${task.number.slice(-4)}`, body: task.text, id });
+          await emitted;
+          latencies.push(performance.now() - t0);
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    socket.disconnect();
+    const counts = await env.app.ctx.db.execute<{ messages: number; tickets: number }>(
+      sql.raw("select (select count(*)::int from messages) as messages, (select count(*)::int from tickets) as tickets"),
+    );
+    console.log(`stored: ${counts.rows[0].messages} messages on ${counts.rows[0].tickets} tickets in ${seconds.toFixed(1)} s`);
+    console.log(`channel event → committed + socket emit received: ${fmt(summarize(latencies, seconds))}`);
+  } finally {
+    await env.done();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function explain(env: Env, label: string, query: string) {
+  const res = await env.app.ctx.db.execute<{ "QUERY PLAN": string }>(
+    sql.raw(`explain (analyze, costs off, timing off, summary on) ${query}`),
+  );
+  const lines = res.rows.map((r) => r["QUERY PLAN"]);
+  const scans = lines.filter((l) => /Scan|Limit|Execution Time/.test(l)).map((l) => `    ${l.trim()}`);
+  console.log(`  ${label}\n${scans.join("\n")}`);
+}
+
+async function lists() {
+  const DURATION_S = Number(process.env.BENCH_SECONDS ?? 20);
+  const CLIENTS = 10;
+  console.log(
+    `\n## List latency — ${SIZES.users} users, ${SIZES.queues} queues, ${SIZES.contacts} contacts, ${SIZES.tickets} tickets, ${SIZES.tickets * SIZES.messagesPerTicket} messages; ${CLIENTS} clients × ${DURATION_S} s per request, PostgreSQL`,
+  );
+  const env = await environment();
+  try {
+    const { whatsappId } = await simulatorConnection(env, []);
+    const t0 = performance.now();
+    await generate(env.database, whatsappId);
+    console.log(`data generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const ids = (await env.app.ctx.db.execute<{ id: number }>(sql.raw("select id from tickets order by random() limit 2000"))).rows.map(
+      (r) => r.id,
+    );
+    let turn = 0;
+
+    const requests: [string, () => string][] = [
+      ["GET /tickets status=open showAll", () => "/tickets?status=open&showAll=true&pageNumber=1"],
+      ["GET /tickets status=pending showAll", () => "/tickets?status=pending&showAll=true&pageNumber=1"],
+      ["GET /tickets searchParam=ab", () => "/tickets?searchParam=ab&showAll=true&pageNumber=1"],
+      ["GET /messages/{id}", () => `/messages/${ids[turn++ % ids.length]}`],
+      ["GET /contacts searchParam=ab", () => "/contacts?searchParam=ab&pageNumber=1"],
+    ];
+    for (const [label, path] of requests) {
+      for (let i = 0; i < 20; i++) await call(env, "GET", path()); // warm-up
+      const samples: number[] = [];
+      const until = performance.now() + DURATION_S * 1000;
+      await Promise.all(
+        Array.from({ length: CLIENTS }, async () => {
+          while (performance.now() < until) {
+            const start = performance.now();
+            const res = await fetch(`${env.url}${path()}`, { headers: { authorization: `Bearer ${env.token}` } });
+            await res.arrayBuffer();
+            if (!res.ok) throw new Error(`${label}: ${res.status}`);
+            samples.push(performance.now() - start);
+          }
+        }),
+      );
+      console.log(`${label.padEnd(38)} ${fmt(summarize(samples, DURATION_S))}`);
+    }
+
+    console.log("\nPlans (EXPLAIN ANALYZE of the queries these requests run):");
+    await explain(
+      env,
+      "open list",
+      "select t.id from tickets t join contacts c on c.id = t.contact_id where t.status = 'open' order by t.updated_at desc, t.id desc limit 41",
+    );
+    await explain(env, "open list count", "select count(*) from tickets t where t.status = 'open'");
+    await explain(
+      env,
+      "ticket search 'ab' (ordered scan, early limit)",
+      `select t.id from tickets t join contacts c on c.id = t.contact_id
+       where lower(c.name) like '%ab%' or c.number like '%ab%' or exists (select 1 from messages m where m.ticket_id = t.id and lower(m.body) like '%ab%')
+       order by t.updated_at desc, t.id desc limit 41`,
+    );
+    await explain(env, "messages page", `select id from messages where ticket_id = ${ids[0]} order by created_at desc, id desc limit 41`);
+  } finally {
+    await env.done();
+  }
+}
+
+const which = process.argv[2];
+if (!which || which === "inbound") await inbound();
+if (!which || which === "lists") await lists();
+process.exit(0);
