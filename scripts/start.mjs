@@ -10,6 +10,7 @@ const root = resolve(import.meta.dirname, "..");
 function newest(dir) {
   let t = 0;
   if (!existsSync(dir)) return t;
+  if (!statSync(dir).isDirectory()) return statSync(dir).mtimeMs;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.name === "node_modules" || entry.name === "dist") continue;
     const p = join(dir, entry.name);
