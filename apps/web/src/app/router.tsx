@@ -7,7 +7,7 @@ type Loader = () => Promise<{ default: ComponentType }>;
 /** Every screen beyond the login is its own chunk. */
 const lazy = (load: Loader): Pick<RouteObject, "lazy"> => ({ lazy: async () => ({ Component: (await load()).default }) });
 
-const tickets = lazy(() => import("../features/placeholder/TicketsPlaceholder"));
+const tickets = lazy(() => import("../features/tickets/components/TicketsPage"));
 /** A screen of a later issue: an honest empty page titled from the route's handle. */
 const page = (titleKey: string): Pick<RouteObject, "lazy" | "handle"> => ({
   handle: { titleKey },

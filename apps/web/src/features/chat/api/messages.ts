@@ -1,0 +1,119 @@
+import type { Message, MessagesAnswer, QuickAnswersAnswer } from "@balcao/contract";
+import { type InfiniteData, infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { http } from "../../../api/http";
+import { useSocket, useSocketEvent } from "../../../app/socket";
+import { ticketKey } from "../../tickets/api/tickets";
+
+type Pages = InfiniteData<MessagesAnswer, unknown>;
+export const messagesKey = (ticketId: number) => ["messages", ticketId] as const;
+
+/** A ticket's messages, newest first, page by page (the call marks them read). */
+export const messagesQuery = (ticketId: number) =>
+  infiniteQueryOptions({
+    queryKey: messagesKey(ticketId),
+    queryFn: ({ pageParam, signal }) => http.get<MessagesAnswer>(`/messages/${ticketId}`, { pageNumber: pageParam }, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+    staleTime: 0,
+    meta: { silent: true },
+    retry: false,
+  });
+
+export function useMessages(ticketId: number) {
+  return useInfiniteQuery(messagesQuery(ticketId));
+}
+
+/** Oldest first, once each: what the chat shows. */
+export function chronological(d: Pages | undefined): Message[] {
+  const seen = new Set<number>();
+  const out: Message[] = [];
+  for (const p of d?.pages ?? [])
+    for (const m of p.messages) {
+      if (seen.has(m.id)) continue;
+      seen.add(m.id);
+      out.push(m);
+    }
+  return out.reverse();
+}
+
+function upsert(d: Pages | undefined, m: Message): Pages | undefined {
+  if (!d) return d;
+  const exists = d.pages.some((p) => p.messages.some((x) => x.id === m.id));
+  if (exists) return { ...d, pages: d.pages.map((p) => ({ ...p, messages: p.messages.map((x) => (x.id === m.id ? m : x)) })) };
+  const [first, ...rest] = d.pages;
+  if (!first) return d;
+  return { ...d, pages: [{ ...first, messages: [m, ...first.messages], count: first.count + 1 }, ...rest] };
+}
+
+/** Joins the ticket's chat box and applies its message events to the cached pages. */
+export function useChatLive(ticketId: number, onTyping?: (typing: boolean) => void) {
+  const qc = useQueryClient();
+  const socket = useSocket();
+  useEffect(() => {
+    if (!socket) return;
+    const join = () => socket.emit("joinChatBox", ticketId);
+    if (socket.connected) join();
+    socket.on("connect", join);
+    return () => {
+      socket.off("connect", join);
+      socket.emit("leaveChatBox", ticketId);
+    };
+  }, [socket, ticketId]);
+  useSocketEvent("appMessage", (p) => {
+    if (p.message.ticketId !== ticketId) return;
+    qc.setQueryData<Pages>(messagesKey(ticketId), (d) => upsert(d, p.message));
+  });
+  useSocketEvent("typing", (p) => {
+    if (p.ticketId === ticketId) onTyping?.(p.typing);
+  });
+}
+
+export function addSent(qc: ReturnType<typeof useQueryClient>, ticketId: number, sent: Message[]) {
+  for (const m of sent) qc.setQueryData<Pages>(messagesKey(ticketId), (d) => upsert(d, m));
+}
+
+export function useSendMessage(ticketId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { body: string; quotedId?: number; files?: File[] }) => {
+      if (input.files?.length) {
+        const form = new FormData();
+        form.append("body", input.body);
+        if (input.quotedId) form.append("quotedMsg", JSON.stringify({ id: input.quotedId }));
+        for (const f of input.files) form.append("medias", f, f.name);
+        return http.upload<Message[]>(`/messages/${ticketId}`, form);
+      }
+      return http.post<Message[]>(`/messages/${ticketId}`, {
+        body: input.body,
+        ...(input.quotedId && { quotedMsg: { id: input.quotedId } }),
+      });
+    },
+    onSuccess: (sent) => addSent(qc, ticketId, sent),
+  });
+}
+
+export function useDeleteMessage(ticketId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => http.delete<Message>(`/messages/${id}`),
+    onSuccess: (m) => addSent(qc, ticketId, [m]),
+  });
+}
+
+export function sendTyping(ticketId: number, typing: boolean) {
+  void http.post(typing ? `/digitando/${ticketId}` : `/digitando/stop/${ticketId}`).catch(() => undefined);
+}
+
+/** Quick answers for the `/` lookup. */
+export function useQuickAnswerLookup(term: string | null) {
+  return useQuery({
+    queryKey: ["chat", "quickAnswers", term],
+    queryFn: ({ signal }) => http.get<QuickAnswersAnswer>("/quickAnswers", { searchParam: term ?? "" }, signal),
+    enabled: term !== null,
+    staleTime: 10_000,
+    meta: { silent: true },
+  });
+}
+
+export { ticketKey };

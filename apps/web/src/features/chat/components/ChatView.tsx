@@ -1,0 +1,354 @@
+import type { Contact, Message, Ticket } from "@balcao/contract";
+import ArrowBackIcon from "@mui/icons-material/ArrowBack";
+import CheckIcon from "@mui/icons-material/Check";
+import CloseIcon from "@mui/icons-material/Close";
+import EditIcon from "@mui/icons-material/Edit";
+import PixIcon from "@mui/icons-material/Pix";
+import ReplayIcon from "@mui/icons-material/Replay";
+import SwapHorizIcon from "@mui/icons-material/SwapHoriz";
+import Avatar from "@mui/material/Avatar";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import CircularProgress from "@mui/material/CircularProgress";
+import Divider from "@mui/material/Divider";
+import Drawer from "@mui/material/Drawer";
+import IconButton from "@mui/material/IconButton";
+import Link from "@mui/material/Link";
+import Tooltip from "@mui/material/Tooltip";
+import Typography from "@mui/material/Typography";
+import { useTheme } from "@mui/material/styles";
+import useMediaQuery from "@mui/material/useMediaQuery";
+import { useQuery } from "@tanstack/react-query";
+import { type ReactNode, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router-dom";
+import { ApiError, http } from "../../../api/http";
+import { useSocketEvent } from "../../../app/socket";
+import { initials } from "../../../lib/hooks";
+import { toastError, toastSuccess } from "../../../lib/toast";
+import { useAuth } from "../../auth/auth-context";
+import { ContactDialog } from "../../contacts/components/ContactDialog";
+import { useSettings } from "../../settings/api/get-settings";
+import { useTicket, useUpdateTicket } from "../../tickets/api/tickets";
+import { TransferTicketDialog } from "../../tickets/components/TicketDialogs";
+import { openTicket } from "../../tickets/notifications";
+import { useChatLive } from "../api/messages";
+import { MessageInput } from "./MessageInput";
+import { MessagesList } from "./MessagesList";
+
+/** The URL Gerar PIX opens: the configured address with the contact number and the agent id. */
+export function pixUrl(base: string, number: string, userId: number) {
+  const u = new URL(base, window.location.origin);
+  u.searchParams.set("number", number);
+  u.searchParams.set("userId", String(userId));
+  return u.toString();
+}
+
+function Action({
+  label,
+  icon,
+  onClick,
+  color,
+  compact,
+  busy,
+  testId,
+}: {
+  label: string;
+  icon: ReactNode;
+  onClick: () => void;
+  color?: "primary" | "error" | "success" | "inherit";
+  compact: boolean;
+  busy?: boolean;
+  testId?: string;
+}) {
+  if (compact)
+    return (
+      <Tooltip title={label}>
+        <span>
+          <IconButton aria-label={label} onClick={onClick} color={color} disabled={busy} data-testid={testId}>
+            {icon}
+          </IconButton>
+        </span>
+      </Tooltip>
+    );
+  return (
+    <Button
+      size="small"
+      variant="outlined"
+      color={color}
+      startIcon={icon}
+      onClick={onClick}
+      disabled={busy}
+      sx={{ flexShrink: 0, whiteSpace: "nowrap" }}
+      data-testid={testId}
+    >
+      {label}
+    </Button>
+  );
+}
+
+function ContactDrawer({ contactId, open, onClose }: { contactId: number; open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [editing, setEditing] = useState(false);
+  const q = useQuery({
+    queryKey: ["contacts", "one", contactId],
+    queryFn: () => http.get<Contact>(`/contacts/${contactId}`),
+    enabled: open,
+  });
+  useSocketEvent("contact", (p) => {
+    if (p.action === "update" && p.contact.id === contactId) void q.refetch();
+  });
+  const c = q.data;
+  return (
+    <Drawer anchor="right" open={open} onClose={onClose} slotProps={{ paper: { sx: { width: { xs: "100%", sm: 340 } } } }}>
+      <Box sx={{ display: "flex", alignItems: "center", p: 1, gap: 1 }}>
+        <IconButton aria-label={t("common.close")} onClick={onClose}>
+          <CloseIcon />
+        </IconButton>
+        <Typography variant="subtitle1">{t("chat.contactInfo")}</Typography>
+      </Box>
+      <Divider />
+      {!c ? (
+        <Box sx={{ p: 4, display: "flex", justifyContent: "center" }}>
+          <CircularProgress size={24} />
+        </Box>
+      ) : (
+        <Box
+          sx={{ p: 2, display: "flex", flexDirection: "column", gap: 1.5, alignItems: "center", textAlign: "center" }}
+          data-testid="contact-drawer"
+        >
+          <Avatar src={c.profilePicUrl || undefined} sx={{ width: 96, height: 96, fontSize: 32 }}>
+            {initials(c.name)}
+          </Avatar>
+          <Typography variant="h6" sx={{ wordBreak: "break-word" }}>
+            {c.name}
+          </Typography>
+          {c.number && (
+            <Link href={`tel:${c.number}`} data-testid="contact-tel">
+              {c.number}
+            </Link>
+          )}
+          {c.email && (
+            <Link href={`mailto:${c.email}`} sx={{ wordBreak: "break-all" }}>
+              {c.email}
+            </Link>
+          )}
+          <Button variant="outlined" startIcon={<EditIcon />} onClick={() => setEditing(true)}>
+            {t("chat.editContact")}
+          </Button>
+          {c.extraInfo.length > 0 && (
+            <Box sx={{ width: "100%", textAlign: "left" }}>
+              <Typography variant="subtitle2" sx={{ mb: 1 }}>
+                {t("chat.extraInfo")}
+              </Typography>
+              {c.extraInfo.map((e, i) => (
+                <Box key={e.id ?? i} sx={{ border: 1, borderColor: "divider", borderRadius: 1, p: 1, mb: 1 }}>
+                  <Typography variant="caption" color="text.secondary">
+                    {e.name}
+                  </Typography>
+                  <Typography variant="body2" sx={{ wordBreak: "break-word" }}>
+                    {e.value}
+                  </Typography>
+                </Box>
+              ))}
+            </Box>
+          )}
+        </Box>
+      )}
+      <ContactDialog
+        open={editing}
+        contact={c ?? null}
+        onClose={() => {
+          setEditing(false);
+          void q.refetch();
+        }}
+      />
+    </Drawer>
+  );
+}
+
+function ChatHeader({ ticket }: { ticket: Ticket }) {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  const theme = useTheme();
+  const compact = useMediaQuery(theme.breakpoints.down("lg"));
+  const { get } = useSettings();
+  const update = useUpdateTicket();
+  const [drawer, setDrawer] = useState(false);
+  const [transfer, setTransfer] = useState<Ticket | null>(null);
+  const mine = ticket.userId === user?.id;
+  const actions = ticket.status === "open" && !ticket.isGroup && mine;
+  const pixUrlSetting = get("urlPix");
+  const showPix = get("pix") === "enabled" && Boolean(pixUrlSetting) && Boolean(ticket.contact.number);
+
+  const setStatus = (status: "open" | "closed") =>
+    update.mutate(
+      { id: ticket.id, body: status === "open" ? { status, userId: user?.id } : { status } },
+      {
+        onSuccess: () => {
+          if (status === "closed") {
+            toastSuccess(t("tickets.closedOk"));
+            navigate("/tickets");
+          }
+        },
+      },
+    );
+
+  const subtitle =
+    ticket.status === "pending"
+      ? t("chat.waiting")
+      : ticket.status === "closed"
+        ? t("chat.closed")
+        : ticket.user
+          ? t("chat.assignedTo", { name: ticket.user.name })
+          : "";
+
+  return (
+    <Box
+      sx={{ display: "flex", alignItems: "center", gap: 1, px: 1, py: 0.75, borderBottom: 1, borderColor: "divider", minHeight: 60 }}
+      data-testid="chat-header"
+    >
+      <Tooltip title={t("chat.back")}>
+        <IconButton aria-label={t("chat.back")} onClick={() => navigate("/tickets")}>
+          <ArrowBackIcon />
+        </IconButton>
+      </Tooltip>
+      <Box
+        role="button"
+        tabIndex={0}
+        onClick={() => setDrawer(true)}
+        onKeyDown={(e) => (e.key === "Enter" || e.key === " ") && setDrawer(true)}
+        sx={{ display: "flex", alignItems: "center", gap: 1, flex: 1, minWidth: 0, cursor: "pointer" }}
+        aria-label={t("chat.contactInfo")}
+      >
+        <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name}>
+          {initials(ticket.contact.name)}
+        </Avatar>
+        <Box sx={{ minWidth: 0 }}>
+          <Typography variant="subtitle1" noWrap sx={{ fontWeight: 600, lineHeight: 1.3 }} data-testid="chat-contact-name">
+            {ticket.contact.name}
+          </Typography>
+          <Typography variant="caption" color="text.secondary" noWrap component="div">
+            {ticket.queue ? `${ticket.queue.name} · ` : ""}
+            {subtitle}
+          </Typography>
+        </Box>
+      </Box>
+      <Box sx={{ display: "flex", gap: 0.5, flexShrink: 0, alignItems: "center" }}>
+        {actions && (
+          <>
+            {showPix && (
+              <Action
+                compact={compact}
+                label={t("chat.pix")}
+                icon={<PixIcon />}
+                testId="action-pix"
+                onClick={() => {
+                  if (!ticket.contact.number) return toastError(t("tickets.noNumber"));
+                  window.open(pixUrl(pixUrlSetting, ticket.contact.number, user?.id ?? 0), "_blank", "noopener");
+                }}
+              />
+            )}
+            <Action
+              compact={compact}
+              label={t("chat.transfer")}
+              icon={<SwapHorizIcon />}
+              onClick={() => setTransfer(ticket)}
+              testId="action-transfer"
+            />
+            <Action
+              compact={compact}
+              label={t("chat.close")}
+              icon={<CheckIcon />}
+              color="success"
+              busy={update.isPending}
+              onClick={() => setStatus("closed")}
+              testId="action-close"
+            />
+          </>
+        )}
+        {ticket.status === "closed" && (
+          <Action
+            compact={compact}
+            label={t("chat.reopen")}
+            icon={<ReplayIcon />}
+            busy={update.isPending}
+            onClick={() => setStatus("open")}
+            testId="action-reopen"
+          />
+        )}
+        {ticket.status === "pending" && (
+          <Button
+            size="small"
+            variant="contained"
+            color="success"
+            disabled={update.isPending}
+            onClick={() => setStatus("open")}
+            data-testid="action-accept"
+          >
+            {t("chat.accept")}
+          </Button>
+        )}
+      </Box>
+      <ContactDrawer contactId={ticket.contactId} open={drawer} onClose={() => setDrawer(false)} />
+      <TransferTicketDialog ticket={transfer} onClose={() => setTransfer(null)} onDone={() => navigate("/tickets")} />
+    </Box>
+  );
+}
+
+/** One ticket's conversation: header with actions, messages, input. */
+export function ChatView({ ticketId }: { ticketId: number }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const q = useTicket(ticketId);
+  const [replyTo, setReplyTo] = useState<Message | null>(null);
+  const [typing, setTyping] = useState(false);
+  useChatLive(ticketId, setTyping);
+
+  useEffect(() => {
+    openTicket.id = ticketId;
+    return () => {
+      if (openTicket.id === ticketId) openTicket.id = 0;
+    };
+  }, [ticketId]);
+
+  useEffect(() => {
+    if (!q.error) return;
+    const err = q.error;
+    toastError(err instanceof ApiError && err.status === 404 ? t("tickets.noTicketId") : err);
+    navigate("/tickets", { replace: true });
+  }, [q.error, navigate, t]);
+
+  useSocketEvent("ticket", (p) => {
+    if (p.action === "delete" && p.ticketId === ticketId) {
+      toastSuccess(t("tickets.deleted"));
+      navigate("/tickets");
+    }
+  });
+
+  const ticket = q.data;
+  if (!ticket) {
+    return (
+      <Box sx={{ flex: 1, display: "flex", alignItems: "center", justifyContent: "center" }}>
+        <CircularProgress />
+      </Box>
+    );
+  }
+  return (
+    <Box
+      sx={{ flex: 1, display: "flex", flexDirection: "column", minHeight: 0, minWidth: 0 }}
+      data-testid="chat-view"
+      data-ticket-id={ticketId}
+    >
+      <ChatHeader ticket={ticket} />
+      <MessagesList ticket={ticket} onReply={setReplyTo} />
+      {typing && (
+        <Typography variant="caption" color="text.secondary" sx={{ px: 2, py: 0.25 }}>
+          {ticket.contact.name} {t("chat.typing")}
+        </Typography>
+      )}
+      <MessageInput ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
+    </Box>
+  );
+}

@@ -1,0 +1,385 @@
+import { AUDIO_MIN_BYTES, MESSAGE_INPUT_MAX_ROWS, type Message, TYPING_STOP_DELAY_MS, type Ticket } from "@balcao/contract";
+import AttachFileIcon from "@mui/icons-material/AttachFile";
+import CancelIcon from "@mui/icons-material/Cancel";
+import CheckCircleIcon from "@mui/icons-material/CheckCircle";
+import CloseIcon from "@mui/icons-material/Close";
+import InsertDriveFileIcon from "@mui/icons-material/InsertDriveFile";
+import MicIcon from "@mui/icons-material/Mic";
+import MoodIcon from "@mui/icons-material/Mood";
+import SendIcon from "@mui/icons-material/Send";
+import Box from "@mui/material/Box";
+import Checkbox from "@mui/material/Checkbox";
+import CircularProgress from "@mui/material/CircularProgress";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import IconButton from "@mui/material/IconButton";
+import InputBase from "@mui/material/InputBase";
+import List from "@mui/material/List";
+import ListItemButton from "@mui/material/ListItemButton";
+import ListItemText from "@mui/material/ListItemText";
+import Paper from "@mui/material/Paper";
+import Popover from "@mui/material/Popover";
+import Tooltip from "@mui/material/Tooltip";
+import Typography from "@mui/material/Typography";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { toastError, toastInfo } from "../../../lib/toast";
+import { useAuth } from "../../auth/auth-context";
+import { sendTyping, useQuickAnswerLookup, useSendMessage } from "../api/messages";
+import { type Recording, startRecording } from "../recorder";
+
+export const SIGN_KEY = "signOption";
+const EMOJIS =
+  "😀 😃 😄 😁 😅 😂 🙂 😉 😊 😍 😘 😎 🤔 😐 😴 😢 😭 😡 👍 👎 👏 🙏 👋 🤝 💪 ✅ ❌ ⚠️ ❤️ 🔥 🎉 ⭐ 📞 📶 💻 📱 🛠️ 💰 🧾 📅 ⏰ 🚀".split(" ");
+
+/** The signed body: the agent's name in bold on its own line, then the text. */
+export function signed(body: string, name: string, sign: boolean) {
+  return sign ? `*${name}*:\n${body}` : body;
+}
+
+function readSign() {
+  try {
+    return localStorage.getItem(SIGN_KEY) !== "false";
+  } catch {
+    return true;
+  }
+}
+
+interface Props {
+  ticket: Ticket;
+  replyTo: Message | null;
+  onCancelReply: () => void;
+}
+
+export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const send = useSendMessage(ticket.id);
+  const enabled = ticket.status === "open";
+  const [text, setText] = useState("");
+  const [files, setFiles] = useState<File[]>([]);
+  const [sign, setSign] = useState(readSign);
+  const [emojiAnchor, setEmojiAnchor] = useState<HTMLElement | null>(null);
+  const [recording, setRecording] = useState<Recording | null>(null);
+  const [busyAudio, setBusyAudio] = useState(false);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const typing = useRef<{ on: boolean; timer?: ReturnType<typeof setTimeout> }>({ on: false });
+  const lookupTerm = text.startsWith("/") && !text.includes("\n") ? text.slice(1) : null;
+  const lookup = useQuickAnswerLookup(lookupTerm);
+  const answers = lookupTerm !== null ? (lookup.data?.quickAnswers ?? []) : [];
+  const previews = useMemo(() => files.map((f) => ({ f, url: f.type.startsWith("image/") ? URL.createObjectURL(f) : null })), [files]);
+
+  useEffect(
+    () => () => {
+      for (const p of previews) if (p.url) URL.revokeObjectURL(p.url);
+    },
+    [previews],
+  );
+  useEffect(
+    () => () => {
+      const ty = typing.current;
+      if (ty.timer) clearTimeout(ty.timer);
+      if (ty.on) sendTyping(ticket.id, false);
+    },
+    [ticket.id],
+  );
+  useEffect(() => () => recording?.cancel(), [recording]);
+  useEffect(() => {
+    if (replyTo) inputRef.current?.focus();
+  }, [replyTo]);
+
+  const touchTyping = () => {
+    const ty = typing.current;
+    if (!ty.on) {
+      ty.on = true;
+      sendTyping(ticket.id, true);
+    }
+    if (ty.timer) clearTimeout(ty.timer);
+    ty.timer = setTimeout(() => {
+      ty.on = false;
+      sendTyping(ticket.id, false);
+    }, TYPING_STOP_DELAY_MS);
+  };
+
+  const toggleSign = (v: boolean) => {
+    setSign(v);
+    try {
+      localStorage.setItem(SIGN_KEY, String(v));
+    } catch {
+      /* private mode */
+    }
+  };
+
+  const submit = async () => {
+    if (!enabled || send.isPending) return;
+    const body = text.trim();
+    if (files.length) {
+      await send
+        .mutateAsync({ body, quotedId: replyTo?.id, files })
+        .then(() => {
+          setFiles([]);
+          setText("");
+          onCancelReply();
+        })
+        .catch(() => undefined);
+      return;
+    }
+    if (!body) return;
+    await send
+      .mutateAsync({ body: signed(body, user?.name ?? "", sign), quotedId: replyTo?.id })
+      .then(() => {
+        setText("");
+        onCancelReply();
+      })
+      .catch(() => undefined);
+    inputRef.current?.focus();
+  };
+
+  const pickAnswer = (message: string) => {
+    setText(message);
+    inputRef.current?.focus();
+  };
+
+  const startRec = async () => {
+    try {
+      setRecording(await startRecording());
+    } catch {
+      toastError(t("chat.micDenied"));
+    }
+  };
+  const stopRec = async () => {
+    if (!recording) return;
+    setBusyAudio(true);
+    try {
+      const blob = await recording.stop();
+      setRecording(null);
+      if (blob.size < AUDIO_MIN_BYTES) {
+        toastInfo(t("chat.tooShort"));
+        return;
+      }
+      const file = new File([blob], `audio-${Date.now()}.mp3`, { type: "audio/mpeg" });
+      await send.mutateAsync({ body: "", files: [file], quotedId: replyTo?.id }).catch(() => undefined);
+      onCancelReply();
+    } finally {
+      setBusyAudio(false);
+    }
+  };
+  const cancelRec = () => {
+    recording?.cancel();
+    setRecording(null);
+  };
+
+  const insertEmoji = (e: string) => {
+    const el = inputRef.current;
+    const start = el?.selectionStart ?? text.length;
+    const end = el?.selectionEnd ?? text.length;
+    setText(text.slice(0, start) + e + text.slice(end));
+    setEmojiAnchor(null);
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(start + e.length, start + e.length);
+    });
+  };
+
+  if (!enabled) {
+    return (
+      <Box sx={{ p: 2, borderTop: 1, borderColor: "divider", textAlign: "center" }} data-testid="input-disabled">
+        <Typography variant="body2" color="text.secondary">
+          {t("chat.inputDisabled")}
+        </Typography>
+      </Box>
+    );
+  }
+
+  return (
+    <Box sx={{ borderTop: 1, borderColor: "divider", bgcolor: "background.paper", position: "relative" }}>
+      {answers.length > 0 && (
+        <Paper elevation={4} sx={{ position: "absolute", bottom: "100%", left: 8, right: 8, maxHeight: 240, overflow: "auto", zIndex: 2 }}>
+          <List dense data-testid="quick-answers">
+            {answers.map((qa) => (
+              <ListItemButton key={qa.id} onClick={() => pickAnswer(qa.message)}>
+                <ListItemText primary={`/${qa.shortcut}`} secondary={qa.message} slotProps={{ secondary: { noWrap: true } }} />
+              </ListItemButton>
+            ))}
+          </List>
+        </Paper>
+      )}
+      {replyTo && (
+        <Box sx={{ display: "flex", alignItems: "center", gap: 1, px: 1.5, pt: 1 }} data-testid="reply-preview">
+          <Box
+            sx={{
+              flex: 1,
+              minWidth: 0,
+              borderLeft: 4,
+              borderColor: "primary.main",
+              pl: 1,
+              bgcolor: "action.hover",
+              borderRadius: 1,
+              py: 0.5,
+            }}
+          >
+            <Typography variant="caption" sx={{ fontWeight: 700 }}>
+              {t("chat.replyingTo")} {replyTo.fromMe ? t("chat.you") : (replyTo.contact?.name ?? "")}
+            </Typography>
+            <Typography variant="body2" noWrap>
+              {replyTo.body || replyTo.mediaType}
+            </Typography>
+          </Box>
+          <IconButton size="small" aria-label={t("chat.cancelReply")} onClick={onCancelReply}>
+            <CloseIcon fontSize="small" />
+          </IconButton>
+        </Box>
+      )}
+      {files.length > 0 && (
+        <Box sx={{ display: "flex", gap: 1, px: 1.5, pt: 1, overflowX: "auto" }} data-testid="attachments">
+          {previews.map(({ f, url }, i) => (
+            <Box
+              key={`${f.name}-${f.size}-${f.lastModified}`}
+              sx={{ position: "relative", flexShrink: 0, width: 96, border: 1, borderColor: "divider", borderRadius: 1, p: 0.5 }}
+            >
+              {url ? (
+                <Box component="img" src={url} alt={f.name} sx={{ width: "100%", height: 64, objectFit: "cover", borderRadius: 0.5 }} />
+              ) : (
+                <Box sx={{ height: 64, display: "flex", alignItems: "center", justifyContent: "center" }}>
+                  <InsertDriveFileIcon color="action" />
+                </Box>
+              )}
+              <Typography variant="caption" noWrap sx={{ display: "block" }}>
+                {f.name}
+              </Typography>
+              <IconButton
+                size="small"
+                aria-label={t("chat.removeFile")}
+                onClick={() => setFiles(files.filter((_, j) => j !== i))}
+                sx={{
+                  position: "absolute",
+                  top: -8,
+                  right: -8,
+                  bgcolor: "background.paper",
+                  p: 0.25,
+                  "&:hover": { bgcolor: "background.paper" },
+                }}
+              >
+                <CloseIcon sx={{ fontSize: 14 }} />
+              </IconButton>
+            </Box>
+          ))}
+        </Box>
+      )}
+      <Box sx={{ display: "flex", alignItems: "flex-end", gap: 0.25, p: 0.75 }}>
+        {recording || busyAudio ? (
+          <>
+            <Box sx={{ flex: 1, display: "flex", alignItems: "center", gap: 1, px: 1, minHeight: 40 }} data-testid="recording">
+              <Box sx={{ width: 10, height: 10, borderRadius: "50%", bgcolor: "error.main" }} />
+              <Typography variant="body2">{t("chat.recording")}</Typography>
+            </Box>
+            {busyAudio ? (
+              <CircularProgress size={24} sx={{ m: 1 }} />
+            ) : (
+              <>
+                <Tooltip title={t("chat.cancelRecord")}>
+                  <IconButton aria-label={t("chat.cancelRecord")} onClick={cancelRec} color="error">
+                    <CancelIcon />
+                  </IconButton>
+                </Tooltip>
+                <Tooltip title={t("chat.stopRecord")}>
+                  <IconButton aria-label={t("chat.stopRecord")} onClick={() => void stopRec()} color="success">
+                    <CheckCircleIcon />
+                  </IconButton>
+                </Tooltip>
+              </>
+            )}
+          </>
+        ) : (
+          <>
+            <Tooltip title={t("chat.emoji")}>
+              <IconButton aria-label={t("chat.emoji")} onClick={(e) => setEmojiAnchor(e.currentTarget)}>
+                <MoodIcon />
+              </IconButton>
+            </Tooltip>
+            <Tooltip title={t("chat.attach")}>
+              <IconButton aria-label={t("chat.attach")} onClick={() => fileRef.current?.click()}>
+                <AttachFileIcon />
+              </IconButton>
+            </Tooltip>
+            <input
+              ref={fileRef}
+              type="file"
+              multiple
+              hidden
+              data-testid="file-input"
+              onChange={(e) => {
+                const list = e.target.files ? [...e.target.files] : [];
+                if (list.length) setFiles((old) => [...old, ...list]);
+                e.target.value = "";
+              }}
+            />
+            <Box sx={{ flex: 1, minWidth: 0, bgcolor: "action.hover", borderRadius: 2, px: 1.5, py: 0.75, alignSelf: "center" }}>
+              <InputBase
+                inputRef={inputRef}
+                multiline
+                maxRows={MESSAGE_INPUT_MAX_ROWS}
+                fullWidth
+                value={text}
+                placeholder={files.length ? t("chat.caption") : t("chat.typeQuick")}
+                inputProps={{ "aria-label": t("chat.typeMessage"), "data-testid": "message-input" }}
+                onChange={(e) => {
+                  setText(e.target.value);
+                  touchTyping();
+                }}
+                onPaste={(e) => {
+                  const pasted = [...e.clipboardData.files];
+                  if (pasted.length) {
+                    e.preventDefault();
+                    setFiles((old) => [...old, ...pasted]);
+                  }
+                }}
+                onKeyDown={(e) => {
+                  if (e.key !== "Enter" || e.shiftKey || e.nativeEvent.isComposing) return;
+                  e.preventDefault();
+                  if (answers.length > 0) pickAnswer(answers[0].message);
+                  else void submit();
+                }}
+              />
+            </Box>
+            <FormControlLabel
+              control={<Checkbox size="small" checked={sign} onChange={(e) => toggleSign(e.target.checked)} />}
+              label={t("chat.sign")}
+              sx={{ mx: 0, display: { xs: "none", sm: "flex" }, "& .MuiFormControlLabel-label": { fontSize: 12 } }}
+            />
+            {text.trim() || files.length ? (
+              <Tooltip title={t("chat.send")}>
+                <span>
+                  <IconButton aria-label={t("chat.send")} color="primary" disabled={send.isPending} onClick={() => void submit()}>
+                    {send.isPending ? <CircularProgress size={22} /> : <SendIcon />}
+                  </IconButton>
+                </span>
+              </Tooltip>
+            ) : (
+              <Tooltip title={t("chat.record")}>
+                <IconButton aria-label={t("chat.record")} onClick={() => void startRec()}>
+                  <MicIcon />
+                </IconButton>
+              </Tooltip>
+            )}
+          </>
+        )}
+      </Box>
+      <Popover
+        open={Boolean(emojiAnchor)}
+        anchorEl={emojiAnchor}
+        onClose={() => setEmojiAnchor(null)}
+        anchorOrigin={{ vertical: "top", horizontal: "left" }}
+        transformOrigin={{ vertical: "bottom", horizontal: "left" }}
+      >
+        <Box sx={{ display: "grid", gridTemplateColumns: "repeat(8, 36px)", p: 1 }} data-testid="emoji-grid">
+          {EMOJIS.map((e) => (
+            <IconButton key={e} onClick={() => insertEmoji(e)} sx={{ fontSize: 20, width: 36, height: 36 }} aria-label={e}>
+              {e}
+            </IconButton>
+          ))}
+        </Box>
+      </Popover>
+    </Box>
+  );
+}

@@ -1,0 +1,156 @@
+import { MESSAGES_TOP_THRESHOLD_PX, type Message, type Ticket } from "@balcao/contract";
+import CloseIcon from "@mui/icons-material/Close";
+import Box from "@mui/material/Box";
+import Chip from "@mui/material/Chip";
+import CircularProgress from "@mui/material/CircularProgress";
+import Dialog from "@mui/material/Dialog";
+import IconButton from "@mui/material/IconButton";
+import Typography from "@mui/material/Typography";
+import { useTheme } from "@mui/material/styles";
+import { Fragment, useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ConfirmDialog } from "../../../components/ConfirmDialog";
+import { dayLabel } from "../../tickets/lib";
+import { chronological, useDeleteMessage, useMessages } from "../api/messages";
+import { MessageBubble } from "./MessageBubble";
+
+/** Older pages load within 50 px of the top; the view stays on the same message while they arrive. */
+export function nearTop(el: Pick<HTMLElement, "scrollTop">) {
+  return el.scrollTop <= MESSAGES_TOP_THRESHOLD_PX;
+}
+
+export function MessagesList({ ticket, onReply }: { ticket: Ticket; onReply: (m: Message) => void }) {
+  const { t } = useTranslation();
+  const dark = useTheme().palette.mode === "dark";
+  const q = useMessages(ticket.id);
+  const messages = useMemo(() => chronological(q.data), [q.data]);
+  const del = useDeleteMessage(ticket.id);
+  const [deleting, setDeleting] = useState<Message | null>(null);
+  const [image, setImage] = useState<string | null>(null);
+  const ref = useRef<HTMLDivElement>(null);
+  const anchor = useRef<{ fromBottom: number } | null>(null);
+  const stick = useRef(true);
+  const lastId = messages[messages.length - 1]?.id;
+  const pages = q.data?.pages.length ?? 0;
+
+  // keep the view: after older pages, the same distance from the bottom; after new ones, at the bottom if it was there
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs whenever the rendered messages change
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    if (anchor.current) {
+      el.scrollTop = el.scrollHeight - anchor.current.fromBottom;
+      anchor.current = null;
+    } else if (stick.current) {
+      el.scrollTop = el.scrollHeight;
+    }
+  }, [pages, lastId, messages.length]);
+
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = q;
+  const onScroll = useCallback(() => {
+    const el = ref.current;
+    if (!el) return;
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+    if (nearTop(el) && hasNextPage && !isFetchingNextPage && !anchor.current) {
+      anchor.current = { fromBottom: el.scrollHeight - el.scrollTop };
+      void fetchNextPage().then((r) => {
+        if (r.isError) anchor.current = null;
+      });
+    }
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  const canReply = ticket.status === "open";
+  const onDelete = useCallback((m: Message) => setDeleting(m), []);
+  const onImage = useCallback((u: string) => setImage(u), []);
+  let lastDay = "";
+
+  return (
+    <Box
+      ref={ref}
+      onScroll={onScroll}
+      data-testid="messages-list"
+      aria-busy={q.isLoading || isFetchingNextPage}
+      sx={{
+        flex: 1,
+        minHeight: 0,
+        overflowY: "auto",
+        overflowX: "hidden",
+        py: 1,
+        bgcolor: dark ? "#0b141a" : "#efeae2",
+      }}
+    >
+      {isFetchingNextPage && (
+        <Box sx={{ display: "flex", justifyContent: "center", p: 1 }}>
+          <CircularProgress size={20} />
+        </Box>
+      )}
+      {q.isLoading && (
+        <Box sx={{ display: "flex", justifyContent: "center", alignItems: "center", gap: 1, p: 4 }}>
+          <CircularProgress size={24} />
+          <Typography color="text.secondary">{t("chat.loading")}</Typography>
+        </Box>
+      )}
+      {!q.isLoading && messages.length === 0 && (
+        <Typography color="text.secondary" sx={{ textAlign: "center", p: 4 }}>
+          {q.isError ? t("common.loadError") : t("chat.noMessages")}
+        </Typography>
+      )}
+      {messages.map((m) => {
+        const day = dayLabel(new Date(m.createdAt));
+        const sep = day !== lastDay;
+        lastDay = day;
+        return (
+          <Fragment key={m.id}>
+            {sep && (
+              <Box sx={{ display: "flex", justifyContent: "center", my: 1 }} data-testid="day-separator">
+                <Chip size="small" label={day} sx={{ bgcolor: dark ? "#182229" : "#ffffff", color: "text.secondary", boxShadow: 1 }} />
+              </Box>
+            )}
+            <MessageBubble
+              message={m}
+              dark={dark}
+              isGroup={ticket.isGroup}
+              canReply={canReply}
+              onReply={onReply}
+              onDelete={onDelete}
+              onImage={onImage}
+            />
+          </Fragment>
+        );
+      })}
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        title={t("chat.deleteMessage")}
+        text={t("chat.deleteConfirm")}
+        busy={del.isPending}
+        onClose={() => setDeleting(null)}
+        onConfirm={() => deleting && del.mutate(deleting.id, { onSettled: () => setDeleting(null) })}
+      />
+      <Dialog open={Boolean(image)} onClose={() => setImage(null)} maxWidth="lg" aria-label={t("chat.viewer")}>
+        <IconButton
+          aria-label={t("common.close")}
+          onClick={() => setImage(null)}
+          sx={{
+            position: "absolute",
+            right: 8,
+            top: 8,
+            bgcolor: "rgba(0,0,0,0.5)",
+            color: "#fff",
+            "&:hover": { bgcolor: "rgba(0,0,0,0.7)" },
+          }}
+        >
+          <CloseIcon />
+        </IconButton>
+        {image && (
+          <Box
+            component="img"
+            src={image}
+            alt=""
+            sx={{ display: "block", maxWidth: "90vw", maxHeight: "85vh" }}
+            data-testid="image-viewer"
+          />
+        )}
+      </Dialog>
+    </Box>
+  );
+}

@@ -1,0 +1,194 @@
+import type { Ticket, TicketUpdateBody, TicketsAnswer } from "@balcao/contract";
+import {
+  type InfiniteData,
+  type QueryClient,
+  infiniteQueryOptions,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from "@tanstack/react-query";
+import { useEffect } from "react";
+import { http } from "../../../api/http";
+import { useSocket, useSocketEvent } from "../../../app/socket";
+import { useAuth } from "../../auth/auth-context";
+import { type TicketFilter, belongsTo, byUpdatedDesc } from "../lib";
+
+/** Under ["tickets","list"]: the shell's unread query lives under ["tickets","unread"] and is left alone. */
+export const ticketListsKey = ["tickets", "list"] as const;
+export const ticketKey = (id: number) => ["tickets", "one", id] as const;
+export const TICKETS_PAGE_SIZE = 100;
+
+type Pages = InfiniteData<TicketsAnswer, unknown>;
+
+export const ticketsQuery = (f: TicketFilter) =>
+  infiniteQueryOptions({
+    queryKey: [...ticketListsKey, f],
+    queryFn: ({ pageParam, signal }) =>
+      http.get<TicketsAnswer>(
+        "/tickets",
+        {
+          searchParam: f.searchParam,
+          pageNumber: pageParam,
+          rowsPerPage: TICKETS_PAGE_SIZE,
+          status: f.status,
+          isGroup: f.isGroup,
+          showAll: f.showAll,
+          userId: f.userId,
+          queueIds: f.queueIds.length ? JSON.stringify(f.queueIds) : undefined,
+        },
+        signal,
+      ),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+  });
+
+export function useTickets(f: TicketFilter, enabled = true) {
+  return useInfiniteQuery({ ...ticketsQuery(f), enabled });
+}
+
+export const ticketQuery = (id: number) =>
+  queryOptions({
+    queryKey: ticketKey(id),
+    queryFn: ({ signal }) => http.get<Ticket>(`/tickets/${id}`, undefined, signal),
+    meta: { silent: true },
+    retry: false,
+  });
+
+export function useTicket(id: number) {
+  return useQuery(ticketQuery(id));
+}
+
+/** Every item of the loaded pages, once each. */
+export function flatTickets(d: Pages | undefined): Ticket[] {
+  const seen = new Set<number>();
+  const out: Ticket[] = [];
+  for (const p of d?.pages ?? [])
+    for (const t of p.tickets) {
+      if (seen.has(t.id)) continue;
+      seen.add(t.id);
+      out.push(t);
+    }
+  return out;
+}
+
+function without(d: Pages, id: number): { data: Pages; had: boolean } {
+  let had = false;
+  const pages = d.pages.map((p) => {
+    const kept = p.tickets.filter((t) => t.id !== id);
+    if (kept.length !== p.tickets.length) had = true;
+    return kept.length === p.tickets.length ? p : { ...p, tickets: kept };
+  });
+  return { data: { ...d, pages }, had };
+}
+
+/**
+ * Applies one live ticket to every loaded list: inserted in order where it now belongs, replaced
+ * where it stays, dropped where it no longer belongs. Counts follow; nothing is fetched again.
+ */
+export function applyTicket(qc: QueryClient, ticket: Ticket, me: number) {
+  for (const [key, data] of qc.getQueriesData<Pages>({ queryKey: ticketListsKey })) {
+    if (!data) continue;
+    const f = key[2] as TicketFilter;
+    const { data: rest, had } = without(data, ticket.id);
+    const fits = belongsTo(ticket, f, me);
+    let next: Pages = rest;
+    let inserted = false;
+    if (fits && (had || !f.searchParam)) {
+      // keep server order: newest update first; a ticket older than every loaded row waits for its page
+      const pages = rest.pages.map((p) => ({ ...p, tickets: [...p.tickets] }));
+      let placed = false;
+      for (const p of pages) {
+        const i = p.tickets.findIndex((x) => byUpdatedDesc(ticket, x) <= 0);
+        if (i >= 0) {
+          p.tickets.splice(i, 0, ticket);
+          placed = true;
+          break;
+        }
+      }
+      const last = pages[pages.length - 1];
+      if (!placed && last && !last.hasMore) {
+        last.tickets.push(ticket);
+        placed = true;
+      }
+      inserted = placed;
+      next = { ...rest, pages };
+    }
+    const delta = (inserted ? 1 : 0) - (had ? 1 : 0);
+    if (delta !== 0 && next.pages[0]) next.pages[0] = { ...next.pages[0], count: Math.max(0, next.pages[0].count + delta) };
+    if (next !== data) qc.setQueryData(key, next);
+  }
+  qc.setQueryData(ticketKey(ticket.id), ticket);
+}
+
+export function removeTicket(qc: QueryClient, id: number) {
+  for (const [key, data] of qc.getQueriesData<Pages>({ queryKey: ticketListsKey })) {
+    if (!data) continue;
+    const { data: next, had } = without(data, id);
+    if (!had) continue;
+    if (next.pages[0]) next.pages[0] = { ...next.pages[0], count: Math.max(0, next.pages[0].count - 1) };
+    qc.setQueryData(key, next);
+  }
+}
+
+function clearUnread(qc: QueryClient, id: number) {
+  for (const [key, data] of qc.getQueriesData<Pages>({ queryKey: ticketListsKey })) {
+    if (!data?.pages.some((p) => p.tickets.some((t) => t.id === id && t.unreadMessages > 0))) continue;
+    qc.setQueryData<Pages>(key, {
+      ...data,
+      pages: data.pages.map((p) => ({ ...p, tickets: p.tickets.map((t) => (t.id === id ? { ...t, unreadMessages: 0 } : t)) })),
+    });
+  }
+  qc.setQueryData<Ticket>(ticketKey(id), (t) => (t ? { ...t, unreadMessages: 0 } : t));
+}
+
+/**
+ * Joins the ticket rooms (again after every reconnect) and keeps every cached list and ticket
+ * current from the `ticket` and `appMessage` events.
+ */
+export function useTicketsLive() {
+  const qc = useQueryClient();
+  const socket = useSocket();
+  const { user } = useAuth();
+  const me = user?.id ?? 0;
+  useEffect(() => {
+    if (!socket) return;
+    const join = () => {
+      for (const s of ["open", "pending", "closed"] as const) socket.emit("joinTickets", s);
+      socket.emit("joinNotification");
+    };
+    if (socket.connected) join();
+    socket.on("connect", join);
+    return () => {
+      socket.off("connect", join);
+    };
+  }, [socket]);
+  useSocketEvent("ticket", (p) => {
+    if (p.action === "update") applyTicket(qc, p.ticket, me);
+    else if (p.action === "delete") removeTicket(qc, p.ticketId);
+    else clearUnread(qc, p.ticketId);
+  });
+  useSocketEvent("appMessage", (p) => {
+    if (p.action === "create") applyTicket(qc, p.ticket, me);
+  });
+}
+
+export function useUpdateTicket() {
+  const qc = useQueryClient();
+  const { user } = useAuth();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number; body: TicketUpdateBody }) => http.put<Ticket>(`/tickets/${id}`, body),
+    onSuccess: (ticket) => applyTicket(qc, ticket, user?.id ?? 0),
+  });
+}
+
+export function useCreateTicket() {
+  const qc = useQueryClient();
+  const { user } = useAuth();
+  return useMutation({
+    mutationFn: (body: { contactId: number; queueId: number | null; userId: number; status: "open" }) =>
+      http.post<Ticket>("/tickets", body),
+    onSuccess: (ticket) => applyTicket(qc, ticket, user?.id ?? 0),
+  });
+}

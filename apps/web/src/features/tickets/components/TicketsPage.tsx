@@ -1,0 +1,87 @@
+import Box from "@mui/material/Box";
+import Paper from "@mui/material/Paper";
+import Typography from "@mui/material/Typography";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate, useParams } from "react-router-dom";
+import { toastError } from "../../../lib/toast";
+import { ChatView } from "../../chat/components/ChatView";
+import { useSettings } from "../../settings/api/get-settings";
+import { useTicketsLive } from "../api/tickets";
+import "../i18n";
+import { useTicketNotifications } from "../notifications";
+import { TicketsManager } from "./TicketsManager";
+
+function Welcome() {
+  const { t } = useTranslation();
+  const { get } = useSettings();
+  return (
+    <Box
+      data-testid="tickets-welcome"
+      sx={{
+        flex: 1,
+        display: "flex",
+        flexDirection: "column",
+        alignItems: "center",
+        justifyContent: "center",
+        gap: 2,
+        p: 4,
+        textAlign: "center",
+      }}
+    >
+      <Box component="img" src={get("logoDashboard") || "/brand.svg"} alt="Balcão" sx={{ width: 160, maxWidth: "50%", opacity: 0.9 }} />
+      <Typography variant="h5">{t("tickets.welcomeTitle")}</Typography>
+      <Typography color="text.secondary">{t("tickets.welcomeText")}</Typography>
+    </Box>
+  );
+}
+
+/** /, /tickets/:ticketId? and /chat/:ticketId?: the lists beside the chat (one pane at a time on phones). */
+export default function TicketsPage() {
+  const { ticketId: raw } = useParams();
+  const navigate = useNavigate();
+  const { t } = useTranslation();
+  useTicketsLive();
+  useTicketNotifications();
+  const ticketId = raw ? Number(raw) : undefined;
+  const valid = ticketId !== undefined && Number.isInteger(ticketId) && ticketId > 0;
+  useEffect(() => {
+    if (raw !== undefined && !valid) {
+      toastError(t("tickets.noTicketId"));
+      navigate("/tickets", { replace: true });
+    }
+  }, [raw, valid, navigate, t]);
+  const chatOpen = valid;
+  return (
+    <Box sx={{ flex: 1, minHeight: 0, display: "flex", p: { xs: 0, md: 1 }, gap: { xs: 0, md: 1 } }}>
+      <Paper
+        variant="outlined"
+        sx={{
+          width: { xs: "100%", md: 380, lg: 420 },
+          flexShrink: 0,
+          display: { xs: chatOpen ? "none" : "flex", md: "flex" },
+          flexDirection: "column",
+          minHeight: 0,
+          overflow: "hidden",
+          borderRadius: { xs: 0, md: 1 },
+        }}
+      >
+        <TicketsManager selectedId={valid ? ticketId : undefined} />
+      </Paper>
+      <Paper
+        variant="outlined"
+        sx={{
+          flex: 1,
+          minWidth: 0,
+          display: { xs: chatOpen ? "flex" : "none", md: "flex" },
+          flexDirection: "column",
+          minHeight: 0,
+          overflow: "hidden",
+          borderRadius: { xs: 0, md: 1 },
+        }}
+      >
+        {chatOpen ? <ChatView key={ticketId} ticketId={ticketId} /> : <Welcome />}
+      </Paper>
+    </Box>
+  );
+}
