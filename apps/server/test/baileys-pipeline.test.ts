@@ -633,6 +633,37 @@ describe(`baileys through the pipeline (${process.env.TEST_DATABASE_URL ? "Postg
     expect(Buffer.compare(served.rawPayload, PNG)).toBe(0);
   });
 
+  it("opening the chat sends read receipts; typing goes as presence; delete for everyone goes to WhatsApp", async () => {
+    const [maria] = await contactsOf(MARIA.pn, MARIA.lid);
+    const ticket = await liveTicketOf(maria.id);
+    const unread = wid("UNR");
+    await inbound(waMessage(MARIA, { conversation: "ainda está aí?" }, { id: unread }));
+    const mark = live().calls.length;
+    expect((await api("GET", `/messages/${ticket.id}`)).status).toBe(200);
+    await until(
+      async () => callsSince(mark, "readMessages").length,
+      (n) => n === 1,
+      "the read receipt",
+    );
+    const [[keys]] = callsSince(mark, "readMessages") as [{ remoteJid: string; id: string; fromMe: boolean }[]][];
+    expect(keys).toContainEqual({ remoteJid: pnJid(MARIA.pn), id: unread, fromMe: false });
+
+    expect((await api("POST", `/digitando/${ticket.id}`)).body).toEqual({ typing: true, delivered: true });
+    expect((await api("POST", `/digitando/stop/${ticket.id}`)).body).toEqual({ typing: false, delivered: true });
+    expect(callsSince(mark, "sendPresenceUpdate")).toEqual([
+      ["composing", pnJid(MARIA.pn)],
+      ["paused", pnJid(MARIA.pn)],
+    ]);
+
+    const [sent] = (await api("POST", `/messages/${ticket.id}`, { body: "mensagem errada" })).body as { id: number; wid: string }[];
+    const at = live().calls.length;
+    const deleted = await api("DELETE", `/messages/${sent.id}`);
+    expect(deleted.body).toMatchObject({ id: sent.id, isDeleted: true });
+    expect(callsSince(at, "sendMessage")).toEqual([
+      [pnJid(MARIA.pn), { delete: { remoteJid: pnJid(MARIA.pn), fromMe: true, id: sent.wid } }],
+    ]);
+  });
+
   // ---------- calls ----------
 
   it("with acceptCalls off a call is rejected, the refusal is sent and a call_log is recorded in the contact's ticket", async () => {
@@ -663,6 +694,31 @@ describe(`baileys through the pipeline (${process.env.TEST_DATABASE_URL ? "Postg
       sql`select from_me, ticket_id from messages where body = ${"Não atendemos ligações por aqui, escreva sua dúvida."}`,
     );
     expect(stored).toEqual({ from_me: true, ticket_id: ticket.id });
+  });
+
+  it("with acceptCalls on a call is only recorded: no rejection, no refusal", async () => {
+    expect((await api("PUT", `/whatsapp/${whatsappId}`, { acceptCalls: true })).status).toBe(200);
+    try {
+      const mark = live().calls.length;
+      live().emit("call", [
+        {
+          chatId: pnJid(MARIA.pn),
+          from: pnJid(MARIA.pn),
+          id: "CALLPIPE0002",
+          date: new Date("2026-01-01T10:06:00.000Z"),
+          isVideo: true,
+          isGroup: false,
+          status: "offer",
+          offline: false,
+        },
+      ] as WACallEvent[]);
+      await settle();
+      expect(await messageByWid("call:CALLPIPE0002")).toMatchObject({ media_type: "call_log", body: "Chamada de vídeo" });
+      expect(callsSince(mark, "rejectCall")).toEqual([]);
+      expect(callsSince(mark, "sendMessage")).toEqual([]);
+    } finally {
+      await api("PUT", `/whatsapp/${whatsappId}`, { acceptCalls: false });
+    }
   });
 
   // ---------- numbers and pictures ----------
@@ -775,5 +831,22 @@ describe(`baileys through the pipeline (${process.env.TEST_DATABASE_URL ? "Postg
     await inbound(waMessage(MARIA, { conversation: "voltou!" }, { id }));
     const [maria] = await contactsOf(MARIA.pn, MARIA.lid);
     expect(await messageByWid(id)).toMatchObject({ contact_id: maria.id, body: "voltou!" });
+  });
+  it("DELETE /whatsappsession logs out: the stored auth is gone and the next start pairs by QR again", async () => {
+    const sock = live();
+    expect((await api("DELETE", `/whatsappsession/${whatsappId}`)).status).toBe(200);
+    await settle();
+    expect(sock.callsOf("logout")).toHaveLength(1);
+    expect(sock.ended).toBe(true);
+    expect(await rows(sql`select key from whatsapp_auth_keys where whatsapp_id = ${whatsappId}`)).toEqual([]);
+    expect((await api("GET", `/whatsapp/${whatsappId}`)).body).toMatchObject({ status: "DISCONNECTED", qrcode: "" });
+
+    expect((await api("POST", `/whatsappsession/${whatsappId}`)).status).toBe(200);
+    await settle();
+    expect(live()).not.toBe(sock);
+    expect(live().config.auth.creds.me).toBeUndefined();
+    live().qr("2@novo-qr");
+    await settle();
+    expect((await api("GET", `/whatsapp/${whatsappId}`)).body).toMatchObject({ status: "qrcode", qrcode: "2@novo-qr" });
   });
 });
