@@ -12,6 +12,15 @@ import "../i18n";
 import { useTicketNotifications } from "../notifications";
 import { TicketsManager } from "./TicketsManager";
 
+const visuallyHidden = {
+  position: "absolute",
+  width: 1,
+  height: 1,
+  overflow: "hidden",
+  clip: "rect(0 0 0 0)",
+  whiteSpace: "nowrap",
+} as const;
+
 function Welcome() {
   const { t } = useTranslation();
   const { get } = useSettings();
@@ -54,6 +63,9 @@ export default function TicketsPage() {
   const chatOpen = valid;
   return (
     <Box sx={{ flex: 1, minHeight: 0, display: "flex", p: { xs: 0, md: 1 }, gap: { xs: 0, md: 1 } }}>
+      <Typography variant="h1" sx={visuallyHidden}>
+        {t("pages.tickets")}
+      </Typography>
       <Paper
         variant="outlined"
         sx={{
