@@ -156,7 +156,7 @@ test("create: a too-short name, the greeting rule with two queues, Typebot needs
   await dialog.waitFor({ state: "detached" });
 
   const c = card(page, name);
-  await c.getByText("Aguardando leitura do QR Code").waitFor();
+  await c.getByText("Aguardando QR Code").waitFor();
   const stored = (await admin.get("/whatsapp")).find((w) => w.name === name);
   created.push(stored.id);
   assert.equal(stored.token, token);
@@ -221,6 +221,9 @@ test("screenshots: light and dark at 1366 and 375 px", async () => {
       await page.waitForTimeout(300);
       await noSidewaysScroll(page);
       await shot(page, `connections-form-${width}-${theme}`);
+      await page.getByRole("dialog").getByLabel("Chave da API").scrollIntoViewIfNeeded();
+      await page.waitForTimeout(200);
+      await shot(page, `connections-form-bottom-${width}-${theme}`);
       await page.context().close();
     }
   }

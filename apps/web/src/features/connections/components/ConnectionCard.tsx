@@ -51,6 +51,16 @@ export function formatNumber(n: string): string {
   return m ? `+${m[1]} ${m[2]} ${m[3]}-${m[4]}` : d ? `+${d}` : "";
 }
 
+/** Server names of disconnect reasons that are not plain keys. */
+const REASON_KEY: Record<string, string> = { "logged out": "adminLogout", "no driver": "noDriver" };
+
+/** The translated reason a session stopped (the server's own text when unknown). */
+export function reasonText(reason: string, t: (key: string) => string, exists: (key: string) => boolean): string {
+  if (reason.endsWith(": retries exhausted")) return t("connections.reasons.retriesExhausted");
+  const key = `connections.reasons.${REASON_KEY[reason] ?? reason}`;
+  return exists(key) ? t(key) : reason;
+}
+
 interface ConnectionCardProps {
   connection: Whatsapp;
   busy: boolean;
@@ -64,7 +74,10 @@ export function ConnectionCard({ connection: w, busy, onAction, onShowQr, onEdit
   const { t, i18n } = useTranslation();
   const color = STATUS_COLOR[w.status];
   const when = new Date(w.updatedAt).toLocaleString(i18n.language, { dateStyle: "short", timeStyle: "short" });
-  const reason = (w.status === "DISCONNECTED" || w.status === "TIMEOUT") && w.disconnectReason ? w.disconnectReason : "";
+  const reason =
+    (w.status === "DISCONNECTED" || w.status === "TIMEOUT") && w.disconnectReason
+      ? reasonText(w.disconnectReason, t, (k) => i18n.exists(k))
+      : "";
 
   return (
     <Card data-testid="connection-card" data-status={w.status} sx={{ height: "100%", display: "flex", flexDirection: "column" }}>
@@ -78,9 +91,38 @@ export function ConnectionCard({ connection: w, busy, onAction, onShowQr, onEdit
           {w.type === "simulator" ? <ScienceOutlinedIcon /> : <WhatsAppIcon />}
         </Avatar>
         <Box sx={{ minWidth: 0, flex: 1 }}>
-          <Typography variant="subtitle1" fontWeight={600} noWrap title={w.name} component="h2">
-            {w.name}
-          </Typography>
+          <Box sx={{ display: "flex", alignItems: "flex-start", gap: 0.5 }}>
+            <Typography
+              variant="subtitle1"
+              fontWeight={600}
+              title={w.name}
+              component="h2"
+              sx={{
+                flex: 1,
+                minWidth: 0,
+                lineHeight: 1.35,
+                display: "-webkit-box",
+                WebkitLineClamp: 2,
+                WebkitBoxOrient: "vertical",
+                overflow: "hidden",
+                wordBreak: "break-word",
+              }}
+            >
+              {w.name}
+            </Typography>
+            <Box sx={{ display: "flex", flexShrink: 0, mt: -0.5, mr: -1 }}>
+              <Tooltip title={t("common.edit")}>
+                <IconButton size="small" aria-label={`${t("common.edit")} ${w.name}`} onClick={onEdit}>
+                  <EditOutlinedIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
+              <Tooltip title={t("common.delete")}>
+                <IconButton size="small" color="error" aria-label={`${t("common.delete")} ${w.name}`} onClick={onDelete}>
+                  <DeleteOutlineIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
+            </Box>
+          </Box>
           <Typography variant="body2" color="text.secondary" noWrap data-testid="connection-number">
             {w.number ? formatNumber(w.number) : t("connections.noNumber")}
           </Typography>
@@ -116,8 +158,8 @@ export function ConnectionCard({ connection: w, busy, onAction, onShowQr, onEdit
           </Typography>
         </Box>
       </CardContent>
-      <CardActions sx={{ pt: 0, px: 2, pb: 1.5, gap: 1, flexWrap: "wrap" }}>
-        <Box sx={{ display: "flex", flexWrap: "wrap", gap: 1, flex: 1, minWidth: 0 }}>
+      <CardActions sx={{ pt: 0, px: 2, pb: 2 }}>
+        <Box sx={{ display: "flex", flexWrap: "wrap", gap: 1, flex: 1, minWidth: 0, pl: 6.5 }}>
           {actionsFor(w.status).map((a) => {
             switch (a) {
               case "start":
@@ -174,18 +216,6 @@ export function ConnectionCard({ connection: w, busy, onAction, onShowQr, onEdit
                 );
             }
           })}
-        </Box>
-        <Box sx={{ display: "flex", ml: "auto !important" }}>
-          <Tooltip title={t("common.edit")}>
-            <IconButton size="small" aria-label={`${t("common.edit")} ${w.name}`} onClick={onEdit}>
-              <EditOutlinedIcon fontSize="small" />
-            </IconButton>
-          </Tooltip>
-          <Tooltip title={t("common.delete")}>
-            <IconButton size="small" color="error" aria-label={`${t("common.delete")} ${w.name}`} onClick={onDelete}>
-              <DeleteOutlineIcon fontSize="small" />
-            </IconButton>
-          </Tooltip>
         </Box>
       </CardActions>
     </Card>

@@ -296,10 +296,12 @@ export function ConnectionDialog({
         control={control}
         name="acceptCalls"
         render={({ field }) => (
-          <FormControlLabel
-            control={<Switch checked={Boolean(field.value)} onChange={(e) => field.onChange(e.target.checked)} onBlur={field.onBlur} />}
-            label={t("connections.form.acceptCalls")}
-          />
+          <Box>
+            <FormControlLabel
+              control={<Switch checked={Boolean(field.value)} onChange={(e) => field.onChange(e.target.checked)} onBlur={field.onBlur} />}
+              label={t("connections.form.acceptCalls")}
+            />
+          </Box>
         )}
       />
       {!acceptCalls && (
@@ -351,10 +353,12 @@ export function ConnectionDialog({
         control={control}
         name="typebot.enabled"
         render={({ field }) => (
-          <FormControlLabel
-            control={<Switch checked={Boolean(field.value)} onChange={(e) => field.onChange(e.target.checked)} onBlur={field.onBlur} />}
-            label={t("connections.form.typebotEnabled")}
-          />
+          <Box>
+            <FormControlLabel
+              control={<Switch checked={Boolean(field.value)} onChange={(e) => field.onChange(e.target.checked)} onBlur={field.onBlur} />}
+              label={t("connections.form.typebotEnabled")}
+            />
+          </Box>
         )}
       />
       <TextField
