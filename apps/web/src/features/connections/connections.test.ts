@@ -1,0 +1,103 @@
+import type { Whatsapp } from "@balcao/contract";
+import { describe, expect, it } from "vitest";
+import i18n, { setLanguage } from "../../locales";
+import { applySession, applyWhatsapp } from "./api/connections";
+import { actionsFor, formatNumber, reasonText } from "./components/ConnectionCard";
+import { connectionForm, randomToken, typebotIncomplete } from "./components/ConnectionDialog";
+import "./i18n";
+
+const w = (id: number, extra: Partial<Whatsapp> = {}): Whatsapp => ({
+  id,
+  name: `Conexão ${id}`,
+  type: "simulator",
+  status: "DISCONNECTED",
+  qrcode: "",
+  retries: 0,
+  number: "",
+  disconnectReason: "",
+  isDefault: false,
+  acceptCalls: true,
+  callRefuseMessage: "",
+  greetingMessage: "",
+  farewellMessage: "",
+  token: "",
+  queues: [],
+  typebot: { enabled: false, baseUrl: "", slug: "", hasApiKey: false },
+  createdAt: "",
+  updatedAt: "",
+  ...extra,
+});
+
+describe("connections: actions by status (spec 001 §2)", () => {
+  it("DISCONNECTED retries or asks a new QR; OPENING waits; qrcode shows it; the others disconnect", () => {
+    expect(actionsFor("DISCONNECTED")).toEqual(["start", "newQr"]);
+    expect(actionsFor("OPENING")).toEqual(["connecting"]);
+    expect(actionsFor("qrcode")).toEqual(["showQr"]);
+    for (const s of ["CONNECTED", "PAIRING", "TIMEOUT"] as const) expect(actionsFor(s)).toEqual(["disconnect"]);
+  });
+});
+
+describe("connections: live cache", () => {
+  it("a session update changes status, QR and retries of that connection only, keeping its other fields", () => {
+    const list = [w(1, { name: "A" }), w(2)];
+    const next = applySession(list, { id: 1, status: "qrcode", qrcode: "abc", retries: 2, updatedAt: "x" });
+    expect(next?.[0]).toMatchObject({ name: "A", status: "qrcode", qrcode: "abc", retries: 2, updatedAt: "x" });
+    expect(next?.[1]).toBe(list[1]);
+    expect(applySession(undefined, { id: 1, status: "OPENING", qrcode: "", retries: 0, updatedAt: "" })).toBeUndefined();
+  });
+  it("a saved connection replaces its entry in place or joins the list; a deleted one leaves", () => {
+    const list = [w(1), w(2)];
+    expect(applyWhatsapp(list, { action: "update", whatsapp: w(1, { name: "B" }) })?.map((x) => x.name)).toEqual(["B", "Conexão 2"]);
+    expect(applyWhatsapp(list, { action: "update", whatsapp: w(3) })?.map((x) => x.id)).toEqual([1, 2, 3]);
+    expect(applyWhatsapp(list, { action: "delete", whatsappId: 1 })?.map((x) => x.id)).toEqual([2]);
+  });
+});
+
+describe("connections: form rules (spec 001 §5)", () => {
+  const base = {
+    name: "Loja",
+    token: "",
+    typebot: { enabled: false, baseUrl: "", slug: "", apiKey: "" },
+  };
+  it("the name takes 2 to 50 characters", () => {
+    const msg = (name: string) => connectionForm.safeParse({ ...base, name }).error?.issues[0]?.message;
+    expect(msg("")).toBe("Required");
+    expect(msg("A")).toBe("Too Short!");
+    expect(msg("x".repeat(51))).toBe("Too Long!");
+    expect(connectionForm.safeParse(base).success).toBe(true);
+  });
+  it("enabled bot settings need the base URL and the slug", () => {
+    expect(typebotIncomplete({ enabled: true, baseUrl: "", slug: "" })).toBe(true);
+    expect(typebotIncomplete({ enabled: true, baseUrl: "https://t.example", slug: " " })).toBe(true);
+    expect(typebotIncomplete({ enabled: true, baseUrl: "https://t.example", slug: "fluxo" })).toBe(false);
+    expect(typebotIncomplete({ enabled: false, baseUrl: "", slug: "" })).toBe(false);
+  });
+  it("generated tokens are random and URL-safe", () => {
+    const a = randomToken();
+    expect(a).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(randomToken()).not.toBe(a);
+  });
+  it("numbers show as +55 DD NNNNN-NNNN", () => {
+    expect(formatNumber("5511987654321")).toBe("+55 11 98765-4321");
+    expect(formatNumber("")).toBe("");
+  });
+});
+
+describe("connections: texts", () => {
+  it("known disconnect reasons are translated, unknown ones shown as they are", async () => {
+    await setLanguage("pt-BR");
+    const t = (k: string) => String(i18n.t(k));
+    const exists = (k: string) => i18n.exists(k);
+    expect(reasonText("logged out", t, exists)).toBe("Desconectada pelo painel");
+    expect(reasonText("connectionClosed: retries exhausted", t, exists)).toBe("Não foi possível reconectar");
+    expect(reasonText("unknown(999)", t, exists)).toBe("unknown(999)");
+  });
+  it("the screen's texts join English after the app's own English bundle loads, without replacing it", async () => {
+    await setLanguage("en");
+    expect(i18n.t("connections.title")).toBe("Connections");
+    expect(i18n.t("menu.connections")).toBe("Connections");
+    expect(i18n.t("common.save")).toBe("Save");
+    await setLanguage("pt-BR");
+    expect(i18n.t("connections.actions.retry")).toBe("Tentar novamente");
+  });
+});
