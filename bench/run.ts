@@ -96,7 +96,7 @@ async function simulatorConnection(env: Env, queueIds: number[]) {
 
 async function inbound() {
   const CONTACTS = 1000;
-  const MESSAGES = 20_000;
+  const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
   const IN_FLIGHT = 64;
   console.log(`\n## Inbound throughput — ${CONTACTS} contacts, ${MESSAGES} messages, ${IN_FLIGHT} in flight, PostgreSQL`);
   const env = await environment();

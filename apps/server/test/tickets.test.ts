@@ -307,6 +307,39 @@ describe("GET /tickets", () => {
   });
 });
 
+describe("GET /tickets search over many tickets", () => {
+  it("finds matches past the first windows (2-letter walk, 3+ letters by trigram) and pages without repeats", async () => {
+    const wid = simSupport.whatsappId;
+    await t.ctx.database.exec(`
+      insert into contacts (name, number) select 'Massa ' || g, '5599' || lpad(g::text, 8, '0') from generate_series(1, 4500) g;
+      insert into tickets (status, contact_id, whatsapp_id, queue_id, updated_at, closed_at)
+        select 'closed', c.id, ${wid}, ${support}, now() - make_interval(days => 30, secs => (c.number::bigint % 100000)::int), now()
+        from contacts c where c.number like '5599%';
+      insert into messages (whatsapp_id, body, ticket_id, created_at)
+        select ${wid}, case when c.number = '559900000001' then 'um raríssimo qj aqui' else 'texto comum de número ' || c.number end, t.id, t.updated_at
+        from tickets t join contacts c on c.id = t.contact_id where c.number like '5599%';
+      analyze;`);
+    const oldest = await t.ctx.db.execute<{ id: number }>(
+      sql`select t.id from tickets t join contacts c on c.id = t.contact_id where c.number = '559900000001'`,
+    );
+    const target = oldest.rows[0].id;
+    const rare3 = await api(t, t.adminToken, "GET", `/tickets?showAll=true&searchParam=${encodeURIComponent("RARÍSSIMO")}`);
+    expect(rare3.body.tickets.map((x: { id: number }) => x.id)).toEqual([target]);
+    expect(rare3.body.hasMore).toBe(false);
+    const rare2 = await api(t, t.adminToken, "GET", "/tickets?showAll=true&searchParam=qj");
+    expect(rare2.body.tickets.map((x: { id: number }) => x.id)).toEqual([target]);
+    const p1 = await api(t, t.adminToken, "GET", "/tickets?showAll=true&status=closed&searchParam=comum&rowsPerPage=150&pageNumber=1");
+    const p2 = await api(t, t.adminToken, "GET", "/tickets?showAll=true&status=closed&searchParam=comum&rowsPerPage=150&pageNumber=2");
+    expect(p1.body.tickets).toHaveLength(150);
+    expect(p1.body.hasMore).toBe(true);
+    expect(p1.body.count).toBeGreaterThan(150);
+    const seen = new Set([...p1.body.tickets, ...p2.body.tickets].map((x: { id: number }) => x.id));
+    expect(seen.size).toBe(300);
+    const times = [...p1.body.tickets, ...p2.body.tickets].map((x: { updatedAt: string }) => x.updatedAt);
+    expect([...times].sort().reverse()).toEqual(times);
+  });
+});
+
 describe("auto-close", () => {
   it("open tickets idle longer than autoCloseHours are closed by the server; others are left alone", async () => {
     const idle = await pendingTicket(simSupport);

@@ -7,7 +7,7 @@ import { containsPattern, likeEscape } from "../../lib/sql.js";
 import { defaultWhatsappId } from "../connections/service.js";
 import { verifyOnWhatsapp } from "../contacts/whatsapp.js";
 import { type ConvDeps, sendBotText } from "../messages/outbound.js";
-import { canSee, liveTicketOf, loadTicket, selectTickets, type TicketJoinRow, ticketFor, toTicket, visibleTo } from "./queries.js";
+import { canSee, liveTicketOf, loadTicket, loadTickets, ticketFor, visibleTo } from "./queries.js";
 
 export interface TicketsQuery {
   searchParam: string;
@@ -23,12 +23,17 @@ export interface TicketsQuery {
 }
 
 /**
- * Searches walk the tickets newest first and stop at the page's end (LIMIT), so a common term —
- * even two letters, which trigram indexes cannot serve — costs a few hundred index probes.
- * Message bodies are matched per ticket through the (ticket_id, created_at) index. The count of a
- * search is bounded: exact up to SEARCH_COUNT_CAP, then reported as that cap (hasMore stays exact).
+ * Searches walk the tickets newest first in windows of SEARCH_WINDOW (an ordered index scan) and
+ * stop as soon as the page is full, so a common term — even two letters, which trigram indexes
+ * cannot serve — costs one window of per-ticket index probes. A term of 3+ characters still rare
+ * after SEARCH_TRIGRAM_AFTER windows is finished by the trigram indexes instead. The count of a
+ * search is a lower bound (offset + rows, +1 when there is more); hasMore is exact.
  */
-export const SEARCH_COUNT_CAP = 1000;
+export const SEARCH_WINDOW = 2000;
+/** tickets walked before a rare 3+ character term switches to the trigram indexes */
+const SEARCH_TRIGRAM_AFTER = 4000;
+
+type Cursor = { updatedAt: string; id: number };
 
 /** GET /tickets: every filter of the spec, paginated in SQL; `{ tickets, count, hasMore }`. */
 export async function listTickets(ctx: AppContext, user: SessionUser, q: TicketsQuery) {
@@ -50,38 +55,85 @@ export async function listTickets(ctx: AppContext, user: SessionUser, q: Tickets
       conds.push(sql`${tickets.createdAt} >= ${start.toISOString()} and ${tickets.createdAt} < ${end.toISOString()}`);
     }
   }
-  if (term) conds.push(searchCondition(term));
   const where = and(...conds);
   const offset = (q.pageNumber - 1) * q.rowsPerPage;
+  const need = offset + q.rowsPerPage + 1;
 
-  const rows = await selectTickets(db)
-    .where(where)
-    .orderBy(sql`${tickets.updatedAt} desc`, sql`${tickets.id} desc`)
-    .limit(q.rowsPerPage + 1)
-    .offset(offset);
-  const hasMore = rows.length > q.rowsPerPage;
-  const page = rows.slice(0, q.rowsPerPage).map((r) => toTicket(r as TicketJoinRow));
+  let ids: number[];
+  if (term) ids = (await searchIds(db, where, term, need)).slice(offset);
+  else {
+    const rows = await db
+      .select({ id: tickets.id })
+      .from(tickets)
+      .where(where)
+      .orderBy(sql`${tickets.updatedAt} desc`, sql`${tickets.id} desc`)
+      .limit(q.rowsPerPage + 1)
+      .offset(offset);
+    ids = rows.map((r) => r.id);
+  }
+  const hasMore = ids.length > q.rowsPerPage;
+  ids = ids.slice(0, q.rowsPerPage);
+  const byId = new Map((await loadTickets(db, ids)).map((t) => [t.id, t]));
+  const page = ids.map((id) => byId.get(id)).filter((t): t is Ticket => !!t);
 
   let total: number;
-  if (!hasMore) total = offset + page.length;
-  else if (term) {
-    const [{ n }] = await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(
-        db
-          .select({ one: sql`1` })
-          .from(tickets)
-          .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-          .where(where)
-          .limit(SEARCH_COUNT_CAP)
-          .as("s"),
-      );
-    total = Math.max(n, offset + page.length + 1);
-  } else {
+  if (!hasMore || term) total = offset + page.length + (hasMore ? 1 : 0);
+  else {
     const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(where);
     total = n;
   }
   return { tickets: page, count: total, hasMore };
+}
+
+/** Up to `need` ids of matching tickets, newest first (see SEARCH_WINDOW). */
+async function searchIds(db: AppContext["db"], where: SQL | undefined, term: string, need: number): Promise<number[]> {
+  const match = searchCondition(term);
+  const found: number[] = [];
+  let cursor: Cursor | undefined;
+  let scanned = 0;
+  // windows grow from a few pages' worth to SEARCH_WINDOW
+  for (let size = Math.min(SEARCH_WINDOW, Math.max(100, need * 4)); found.length < need; size = Math.min(SEARCH_WINDOW, size * 4)) {
+    const after = cursor ? sql`(${tickets.updatedAt}, ${tickets.id}) < (${cursor.updatedAt}::timestamptz, ${cursor.id})` : undefined;
+    if (scanned >= SEARCH_TRIGRAM_AFTER && term.length >= 3) {
+      // a rare term: the trigram indexes find the few candidates
+      const p = containsPattern(term);
+      const digits = term.replace(/\D/g, "");
+      const rows = await db
+        .select({ id: tickets.id })
+        .from(tickets)
+        .where(
+          and(
+            where,
+            after,
+            or(
+              sql`${tickets.contactId} in (select id from contacts where lower(name) like ${p}${digits ? sql` or number like ${`%${likeEscape(digits)}%`}` : sql``})`,
+              sql`${tickets.id} in (select ticket_id from messages where lower(body) like ${p})`,
+            ),
+          ),
+        )
+        .orderBy(sql`${tickets.updatedAt} desc`, sql`${tickets.id} desc`)
+        .limit(need - found.length);
+      found.push(...rows.map((r) => r.id));
+      break;
+    }
+    // the next window of tickets in index order (materialized: the planner cannot reorder it), then the match per ticket
+    const res = await db.execute<{ id: number; updated_at: string; matched: boolean }>(sql`
+      with recent as materialized (
+        select ${tickets.id} as id, ${tickets.updatedAt} as updated_at from ${tickets}
+        where ${and(where, after) ?? sql`true`}
+        order by ${tickets.updatedAt} desc, ${tickets.id} desc
+        limit ${size}
+      )
+      select recent.id, recent.updated_at::text as updated_at,
+             (select ${match} from ${tickets} join ${contacts} on ${contacts.id} = ${tickets.contactId} where ${tickets.id} = recent.id) as matched
+      from recent order by recent.updated_at desc, recent.id desc`);
+    for (const r of res.rows) if (r.matched && found.length < need) found.push(Number(r.id));
+    scanned += res.rows.length;
+    if (res.rows.length < size) break;
+    const last = res.rows[res.rows.length - 1];
+    cursor = { updatedAt: last.updated_at, id: Number(last.id) };
+  }
+  return found;
 }
 
 function searchCondition(term: string): SQL {
