@@ -30,6 +30,8 @@ export const tickets = pgTable(
   },
   (t) => [
     index("tickets_status_updated_idx").on(t.status, t.updatedAt.desc(), t.id.desc()),
+    /** every status at once (the search tab): searches walk it newest first */
+    index("tickets_updated_idx").on(t.updatedAt.desc(), t.id.desc()),
     index("tickets_queue_status_updated_idx").on(t.queueId, t.status, t.updatedAt.desc(), t.id.desc()),
     index("tickets_user_status_updated_idx").on(t.userId, t.status, t.updatedAt.desc(), t.id.desc()),
     index("tickets_contact_idx").on(t.contactId, t.whatsappId, t.updatedAt.desc()),
