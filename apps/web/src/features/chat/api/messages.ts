@@ -8,7 +8,7 @@ import { ticketKey } from "../../tickets/api/tickets";
 type Pages = InfiniteData<MessagesAnswer, unknown>;
 export const messagesKey = (ticketId: number) => ["messages", ticketId] as const;
 
-/** A ticket's messages, newest first, page by page (the call marks them read). */
+/** A ticket's messages, newest page first (each page in time order); the call marks them read. */
 export const messagesQuery = (ticketId: number) =>
   infiniteQueryOptions({
     queryKey: messagesKey(ticketId),
@@ -24,17 +24,18 @@ export function useMessages(ticketId: number) {
   return useInfiniteQuery(messagesQuery(ticketId));
 }
 
-/** Oldest first, once each: what the chat shows. */
+/** Oldest first, once each: what the chat shows (page 1 holds the newest messages, each page in time order). */
 export function chronological(d: Pages | undefined): Message[] {
   const seen = new Set<number>();
   const out: Message[] = [];
-  for (const p of d?.pages ?? [])
-    for (const m of p.messages) {
+  const pages = d?.pages ?? [];
+  for (let i = pages.length - 1; i >= 0; i--)
+    for (const m of pages[i].messages) {
       if (seen.has(m.id)) continue;
       seen.add(m.id);
       out.push(m);
     }
-  return out.reverse();
+  return out;
 }
 
 function upsert(d: Pages | undefined, m: Message): Pages | undefined {
@@ -43,7 +44,7 @@ function upsert(d: Pages | undefined, m: Message): Pages | undefined {
   if (exists) return { ...d, pages: d.pages.map((p) => ({ ...p, messages: p.messages.map((x) => (x.id === m.id ? m : x)) })) };
   const [first, ...rest] = d.pages;
   if (!first) return d;
-  return { ...d, pages: [{ ...first, messages: [m, ...first.messages], count: first.count + 1 }, ...rest] };
+  return { ...d, pages: [{ ...first, messages: [...first.messages, m], count: first.count + 1 }, ...rest] };
 }
 
 /** Joins the ticket's chat box and applies its message events to the cached pages. */
