@@ -19,6 +19,8 @@ import { FullPageSpinner } from "../../app/guards";
 import { isAdmin, useAuth } from "../../features/auth/auth-context";
 import { useSettings, useUpdateSetting } from "../../features/settings/api/get-settings";
 import { useLiveSession } from "../../features/shell/use-live-session";
+import { useTicketsLive } from "../../features/tickets/api/tickets";
+import { useTicketNotifications } from "../../features/tickets/notifications";
 import { DrawerMenu } from "./DrawerMenu";
 import { LanguageMenu } from "./LanguageMenu";
 import { NotificationsBell } from "./NotificationsBell";
@@ -58,6 +60,9 @@ export default function AppLayout() {
   const [mobileOpen, setMobileOpen] = useState(false);
   const navigation = useNavigation();
   useLiveSession();
+  // on every screen: ticket rooms joined, cached lists and the bell kept live, notifications shown
+  useTicketsLive();
+  useTicketNotifications();
 
   const width = desktopOpen ? DRAWER_WIDTH : COMPACT_WIDTH;
   const logo = get("logoDashboard") || "/brand.svg";

@@ -7,9 +7,7 @@ import { useNavigate, useParams } from "react-router-dom";
 import { toastError } from "../../../lib/toast";
 import { ChatView } from "../../chat/components/ChatView";
 import { useSettings } from "../../settings/api/get-settings";
-import { useTicketsLive } from "../api/tickets";
 import "../i18n";
-import { useTicketNotifications } from "../notifications";
 import { TicketsManager } from "./TicketsManager";
 
 const visuallyHidden = {
@@ -50,8 +48,6 @@ export default function TicketsPage() {
   const { ticketId: raw } = useParams();
   const navigate = useNavigate();
   const { t } = useTranslation();
-  useTicketsLive();
-  useTicketNotifications();
   const ticketId = raw ? Number(raw) : undefined;
   const valid = ticketId !== undefined && Number.isInteger(ticketId) && ticketId > 0;
   useEffect(() => {
