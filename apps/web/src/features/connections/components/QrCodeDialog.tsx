@@ -16,20 +16,25 @@ import { toDataURL } from "qrcode";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 
-/** The QR string drawn as a PNG data URL (black on white, whatever the theme, so phones read it). */
-function useQrImage(value: string): { url: string; failed: boolean } {
-  const [state, setState] = useState<{ value: string; url: string; failed: boolean }>({ value: "", url: "", failed: false });
+/**
+ * The QR string drawn as a PNG data URL (black on white, whatever the theme, so phones read it).
+ * While a new code is being drawn the previous image stays, so a refreshed QR does not flicker;
+ * `drawn` tells which string the image holds.
+ */
+function useQrImage(value: string): { url: string; drawn: string; failed: boolean } {
+  const [state, setState] = useState({ drawn: "", url: "", failed: false });
   useEffect(() => {
-    if (!value) return;
+    // closed (or paired): forget the image, so the next opening never shows another code
+    if (!value) return setState({ drawn: "", url: "", failed: false });
     let cancelled = false;
     toDataURL(value, { errorCorrectionLevel: "M", margin: 2, width: 288, color: { dark: "#000000", light: "#ffffff" } })
-      .then((url) => !cancelled && setState({ value, url, failed: false }))
-      .catch(() => !cancelled && setState({ value, url: "", failed: true }));
+      .then((url) => !cancelled && setState({ drawn: value, url, failed: false }))
+      .catch(() => !cancelled && setState({ drawn: value, url: "", failed: true }));
     return () => {
       cancelled = true;
     };
   }, [value]);
-  return state.value === value ? state : { url: "", failed: false };
+  return state;
 }
 
 /**
@@ -42,7 +47,7 @@ export function QrCodeDialog({ connection, onClose }: { connection: Whatsapp | u
   const fullScreen = useMediaQuery(theme.breakpoints.down("sm"));
   const qrcode = connection?.qrcode ?? "";
   const open = Boolean(qrcode);
-  const { url, failed } = useQrImage(qrcode);
+  const { url, drawn, failed } = useQrImage(qrcode);
 
   useEffect(() => {
     if (!qrcode) onClose();
@@ -79,10 +84,10 @@ export function QrCodeDialog({ connection, onClose }: { connection: Whatsapp | u
               src={url}
               alt={t("connections.qr.alt", { name })}
               data-testid="qr-image"
-              data-qrcode={qrcode}
+              data-qrcode={drawn}
               sx={{ width: "100%", height: "100%", display: "block", imageRendering: "pixelated" }}
             />
-          ) : failed ? (
+          ) : failed && drawn === qrcode ? (
             <Typography color="error" variant="body2" sx={{ p: 2, textAlign: "center" }}>
               {t("connections.qr.renderError")}
             </Typography>
