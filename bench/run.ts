@@ -215,12 +215,16 @@ async function lists() {
     await explain(
       env,
       "ticket search 'ab', first window (ordered index scan, per-ticket probe)",
-      `with recent as materialized (select id, updated_at from tickets order by updated_at desc, id desc limit 164)
+      `with recent as materialized (select id, updated_at from tickets order by updated_at desc nulls last, id desc nulls last limit 164)
        select recent.id, (select lower(c.name) like '%ab%' or exists (select 1 from messages m where m.ticket_id = t.id and lower(m.body) like '%ab%')
                           from tickets t join contacts c on c.id = t.contact_id where t.id = recent.id) as matched
        from recent order by recent.updated_at desc, recent.id desc`,
     );
-    await explain(env, "messages page", `select id from messages where ticket_id = ${ids[0]} order by created_at desc, id desc limit 41`);
+    await explain(
+      env,
+      "messages page",
+      `select id from messages where ticket_id = ${ids[0]} order by created_at desc nulls last, id desc nulls last limit 41`,
+    );
   } finally {
     await env.done();
   }

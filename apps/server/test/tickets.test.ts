@@ -298,12 +298,18 @@ describe("GET /tickets", () => {
       await t.ctx.db.execute(sql`set enable_seqscan = on`);
       return res.rows.map((r) => r["QUERY PLAN"]).join("\n");
     };
-    expect(await plan("select id from tickets where status = 'open' order by updated_at desc, id desc limit 41")).toContain(
-      "tickets_status_updated_idx",
+    // walked in index order: no Sort node (ORDER BY matches the indexes' DESC NULLS LAST)
+    const open = await plan(
+      "select id from tickets where status = 'open' order by updated_at desc nulls last, id desc nulls last limit 41",
     );
-    expect(await plan("select id from messages where ticket_id = 1 order by created_at desc, id desc limit 41")).toContain(
-      "messages_ticket_created_idx",
-    );
+    expect(open).toContain("tickets_status_updated_idx");
+    expect(open).not.toContain("Sort");
+    const all = await plan("select id from tickets order by updated_at desc nulls last, id desc nulls last limit 41");
+    expect(all).toContain("tickets_updated_idx");
+    expect(all).not.toContain("Sort");
+    const page = await plan("select id from messages where ticket_id = 1 order by created_at desc nulls last, id desc nulls last limit 41");
+    expect(page).toContain("messages_ticket_created_idx");
+    expect(page).not.toContain("Sort");
   });
 });
 

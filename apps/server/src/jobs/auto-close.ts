@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { AppContext } from "../context.js";
 import { tickets } from "../db/schema/index.js";
 import { getSettingValue } from "../modules/settings/service.js";
@@ -21,7 +21,8 @@ export async function runAutoClose(ctx: AppContext): Promise<number> {
         .select({ id: tickets.id, queueId: tickets.queueId, userId: tickets.userId })
         .from(tickets)
         .where(and(eq(tickets.status, "open"), lt(tickets.updatedAt, sql`now() - make_interval(hours => ${hours})`)))
-        .orderBy(asc(tickets.updatedAt))
+        // the backward walk of the (status, updated_at desc nulls last) index
+        .orderBy(sql`${tickets.updatedAt} asc nulls first`)
         .limit(BATCH)
         .for("update", { skipLocked: true });
       if (!due.length) return due;

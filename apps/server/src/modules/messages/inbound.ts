@@ -1,5 +1,5 @@
 import type { Contact, Message, Ticket } from "@balcao/contract";
-import { and, desc, eq, gt, lt, or, sql } from "drizzle-orm";
+import { and, eq, gt, lt, or, sql } from "drizzle-orm";
 import type { ChannelEvent, InboundMessage } from "../../channels/channel.js";
 import type { ChannelEventHandler } from "../../channels/manager.js";
 import type { DbOrTx } from "../../db/client.js";
@@ -193,7 +193,7 @@ export function createInboundPipeline(
             msg.fromMe ? undefined : gt(tickets.updatedAt, sql`now() - make_interval(secs => ${reopenSeconds})`),
           ),
         )
-        .orderBy(desc(tickets.updatedAt))
+        .orderBy(sql`${tickets.updatedAt} desc nulls last`)
         .limit(1)
         .for("update");
       let row: TicketRow | undefined;

@@ -98,7 +98,7 @@ export async function loadMessage(db: DbOrTx, where: SQL): Promise<Message | und
 export async function loadMessagesPage(db: DbOrTx, ticketId: number, offset: number, limit: number): Promise<Message[]> {
   const rows = await selectMessages(db)
     .where(eq(messages.ticketId, ticketId))
-    .orderBy(sql`${messages.createdAt} desc`, sql`${messages.id} desc`)
+    .orderBy(sql`${messages.createdAt} desc nulls last`, sql`${messages.id} desc nulls last`)
     .limit(limit)
     .offset(offset);
   return rows.map((r) => toMessage(r as MessageJoinRow));

@@ -66,7 +66,7 @@ export async function listTickets(ctx: AppContext, user: SessionUser, q: Tickets
       .select({ id: tickets.id })
       .from(tickets)
       .where(where)
-      .orderBy(sql`${tickets.updatedAt} desc`, sql`${tickets.id} desc`)
+      .orderBy(sql`${tickets.updatedAt} desc nulls last`, sql`${tickets.id} desc nulls last`)
       .limit(q.rowsPerPage + 1)
       .offset(offset);
     ids = rows.map((r) => r.id);
@@ -111,7 +111,7 @@ async function searchIds(db: AppContext["db"], where: SQL | undefined, term: str
             ),
           ),
         )
-        .orderBy(sql`${tickets.updatedAt} desc`, sql`${tickets.id} desc`)
+        .orderBy(sql`${tickets.updatedAt} desc nulls last`, sql`${tickets.id} desc nulls last`)
         .limit(need - found.length);
       found.push(...rows.map((r) => r.id));
       break;
@@ -121,7 +121,7 @@ async function searchIds(db: AppContext["db"], where: SQL | undefined, term: str
       with recent as materialized (
         select ${tickets.id} as id, ${tickets.updatedAt} as updated_at from ${tickets}
         where ${and(where, after) ?? sql`true`}
-        order by ${tickets.updatedAt} desc, ${tickets.id} desc
+        order by ${tickets.updatedAt} desc nulls last, ${tickets.id} desc nulls last
         limit ${size}
       )
       select recent.id, recent.updated_at::text as updated_at,
