@@ -23,14 +23,18 @@ const API_PREFIXES = [
   "/tags",
   "/whatsapp",
   "/whatsappsession",
+  "/typebot",
+  "/digitando",
   "/tickets",
   "/messages",
   "/media",
   "/metrics",
   "/schedules",
   "/disparos",
-  "/api",
+  "/api/",
 ];
+/** Pages the server renders itself (the simulator, the API reference): proxied for navigations too. */
+const SERVER_PAGES = ["/simulator", "/api-docs"];
 
 /** Prints the gzipped size of the JavaScript the first page load needs: the entry chunk and its static imports. */
 function initialJsSize(): Plugin {
@@ -71,6 +75,7 @@ export default defineConfig({
     port: 5173,
     proxy: {
       ...Object.fromEntries(API_PREFIXES.map((p) => [p, api])),
+      ...Object.fromEntries(SERVER_PAGES.map((p) => [p, { target: API_TARGET, changeOrigin: true }])),
       "/socket.io": { target: API_TARGET, ws: true, changeOrigin: true },
     },
   },
