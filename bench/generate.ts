@@ -117,4 +117,5 @@ export async function generate(database: Database, whatsappId: number): Promise<
   await q(`update tickets t set last_message = left(m.body, 255)
            from (select distinct on (ticket_id) ticket_id, body from messages order by ticket_id, created_at desc) m where m.ticket_id = t.id`);
   await q("vacuum analyze");
+  await q("checkpoint");
 }

@@ -209,7 +209,7 @@ async function lists() {
     await explain(
       env,
       "open list: the page's ids",
-      "select id from tickets where status = 'open' order by updated_at desc, id desc limit 41",
+      "select id from tickets where status = 'open' order by updated_at desc nulls last, id desc nulls last limit 41",
     );
     await explain(env, "open list count", "select count(*) from tickets t where t.status = 'open'");
     await explain(

@@ -73,15 +73,14 @@ export async function listTickets(ctx: AppContext, user: SessionUser, q: Tickets
   }
   const hasMore = ids.length > q.rowsPerPage;
   ids = ids.slice(0, q.rowsPerPage);
-  const byId = new Map((await loadTickets(db, ids)).map((t) => [t.id, t]));
+  const exactCount = hasMore && !term;
+  const [loaded, counted] = await Promise.all([
+    loadTickets(db, ids),
+    exactCount ? db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(where) : undefined,
+  ]);
+  const byId = new Map(loaded.map((t) => [t.id, t]));
   const page = ids.map((id) => byId.get(id)).filter((t): t is Ticket => !!t);
-
-  let total: number;
-  if (!hasMore || term) total = offset + page.length + (hasMore ? 1 : 0);
-  else {
-    const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(where);
-    total = n;
-  }
+  const total = counted ? counted[0].n : offset + page.length + (hasMore ? 1 : 0);
   return { tickets: page, count: total, hasMore };
 }
 
