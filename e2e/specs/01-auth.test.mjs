@@ -8,6 +8,16 @@ before(async () => {
 });
 after(() => browser?.close());
 
+/** A fresh page on /login with the form filled and sent (no wait for where it lands). */
+async function submitLogin(email, password) {
+  const page = await newPage(browser);
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Senha").fill(password);
+  await page.getByRole("button", { name: "Entrar" }).click();
+  return page;
+}
+
 test("a signed-out user opening a private route goes to /login", async () => {
   const page = await newPage(browser);
   await page.goto("/contacts");
@@ -17,22 +27,14 @@ test("a signed-out user opening a private route goes to /login", async () => {
 });
 
 test("wrong credentials show the translated catalogue message and stay on /login", async () => {
-  const page = await newPage(browser);
-  await page.goto("/login");
-  await page.getByLabel("Email").fill("admin@balcao.local");
-  await page.getByLabel("Senha").fill("wrong-password");
-  await page.getByRole("button", { name: "Entrar" }).click();
+  const page = await submitLogin("admin@balcao.local", "wrong-password");
   await toast(page, "Erro de autenticação. Por favor, tente novamente.").waitFor();
   assert.match(new URL(page.url()).pathname, /\/login$/);
   await page.context().close();
 });
 
 test("the login form shows the spec's messages for an invalid email", async () => {
-  const page = await newPage(browser);
-  await page.goto("/login");
-  await page.getByLabel("Email").fill("not-an-email");
-  await page.getByLabel("Senha").fill("x");
-  await page.getByRole("button", { name: "Entrar" }).click();
+  const page = await submitLogin("not-an-email", "x");
   await page.getByText("Invalid email").waitFor();
   await page.context().close();
 });

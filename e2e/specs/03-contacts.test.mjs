@@ -2,28 +2,18 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
-import { api, launch, newPage, signIn, toast, unique } from "../lib/browser.mjs";
+import { test } from "node:test";
+import { api, toast, unique } from "../lib/browser.mjs";
+import { crudScreen } from "../lib/crud.mjs";
 
-let browser;
-let page;
-before(async () => {
-  browser = await launch();
-  page = await newPage(browser);
-  await signIn(page);
-  await page.goto("/contacts");
-  await page.getByRole("heading", { name: "Contatos" }).waitFor();
-});
-after(() => browser?.close());
-
-const dialog = () => page.getByRole("dialog");
-const card = (name) => page.getByTestId("contact-card").filter({ hasText: name });
+const screen = crudScreen({ path: "/contacts", heading: "Contatos", cardTestId: "contact-card" });
+const { dialog, card } = screen;
 
 test("create a contact: a too-short name is refused with 'Too Short!', then it saves", async () => {
-  await page.getByRole("button", { name: "Adicionar contato" }).click();
+  await screen.add("Adicionar contato");
   await dialog().getByLabel("Nome").fill("A");
   await dialog().getByLabel("Número").fill("5511987650001");
-  await dialog().getByRole("button", { name: "Salvar" }).click();
+  await screen.save();
   await dialog().getByText("Too Short!").waitFor();
 
   const name = `Maria ${Date.now() % 100000} Souza`;
@@ -31,8 +21,7 @@ test("create a contact: a too-short name is refused with 'Too Short!', then it s
   await dialog().getByRole("button", { name: "Adicionar informação" }).click();
   await dialog().getByLabel("Nome do campo").fill("Plano");
   await dialog().getByLabel("Valor").fill("300 Mega");
-  await dialog().getByRole("button", { name: "Salvar" }).click();
-  await toast(page, "Contato salvo com sucesso").waitFor();
+  await screen.save("Contato salvo com sucesso");
   await dialog().waitFor({ state: "detached" });
   await card(name).waitFor();
   assert.equal((await card(name).locator(".MuiAvatar-root").textContent())?.trim(), "MS");
@@ -43,13 +32,10 @@ test("edit a contact", async () => {
   const a = await api();
   await a.post("/contacts", { name, number: "5511987650002" });
   await card(name).waitFor(); // arrives through the socket
-  await card(name)
-    .getByRole("button", { name: `Editar ${name}` })
-    .click();
+  await screen.edit(name);
   const renamed = `${name} Silva`;
   await dialog().getByLabel("Nome").fill(renamed);
-  await dialog().getByRole("button", { name: "Salvar" }).click();
-  await toast(page, "Contato salvo com sucesso").waitFor();
+  await screen.save("Contato salvo com sucesso");
   await card(renamed).waitFor();
 });
 
@@ -58,15 +44,11 @@ test("delete a contact behind a confirmation", async () => {
   const a = await api();
   await a.post("/contacts", { name, number: "5511987650003" });
   await card(name).waitFor();
-  await card(name)
-    .getByRole("button", { name: `Excluir ${name}` })
-    .click();
-  await dialog().getByRole("button", { name: "Excluir" }).click();
-  await toast(page, "Contato excluído com sucesso").waitFor();
-  await card(name).waitFor({ state: "detached" });
+  await screen.remove(name, "Contato excluído com sucesso");
 });
 
 test("search starts at 3 characters", async () => {
+  const { page } = screen;
   const word = `zeb${Array.from({ length: 6 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join("")}`;
   const name = `Zebedeu ${word}`;
   const a = await api();
@@ -84,6 +66,7 @@ test("search starts at 3 characters", async () => {
 });
 
 test("import contacts from a CSV file shows the per-row report", async () => {
+  const { page } = screen;
   const file = join(tmpdir(), `contacts-${Date.now()}.csv`);
   writeFileSync(
     file,
@@ -102,6 +85,7 @@ test("import contacts from a CSV file shows the per-row report", async () => {
 });
 
 test("delete all contacts behind a confirmation", async () => {
+  const { page } = screen;
   await page.getByRole("button", { name: "Excluir todos" }).click();
   await dialog().getByText("Excluir todos os contatos?").waitFor();
   await dialog().getByRole("button", { name: "Excluir todos" }).click();

@@ -1,49 +1,31 @@
-import { after, before, test } from "node:test";
-import { launch, newPage, signIn, toast, unique } from "../lib/browser.mjs";
+import { test } from "node:test";
+import { unique } from "../lib/browser.mjs";
+import { crudScreen } from "../lib/crud.mjs";
 
-let browser;
-let page;
-before(async () => {
-  browser = await launch();
-  page = await newPage(browser);
-  await signIn(page);
-  await page.goto("/users");
-  await page.getByRole("heading", { name: "Usuários" }).waitFor();
-});
-after(() => browser?.close());
-
-const dialog = () => page.getByRole("dialog");
-const card = (name) => page.getByTestId("user-card").filter({ hasText: name });
+const screen = crudScreen({ path: "/users", heading: "Usuários", cardTestId: "user-card" });
+const { dialog, card } = screen;
 
 test("create, edit and delete a user; an invalid email shows 'Invalid email'", async () => {
+  const { page } = screen;
   const name = unique("Carla Atendente");
-  await page.getByRole("button", { name: "Adicionar usuário" }).click();
+  await screen.add("Adicionar usuário");
   await dialog().getByLabel("Nome").fill(name);
   await dialog().getByLabel("Email").fill("carla-at-example");
   await dialog().getByLabel("Senha").fill("segredo1");
-  await dialog().getByRole("button", { name: "Salvar" }).click();
+  await screen.save();
   await dialog().getByText("Invalid email").waitFor();
 
   await dialog().getByLabel("Email").fill(`carla-${Date.now()}@example.com`);
   await dialog().getByLabel("Perfil").click();
   await page.getByRole("option", { name: "Super" }).click();
-  await dialog().getByRole("button", { name: "Salvar" }).click();
-  await toast(page, "Usuário salvo com sucesso").waitFor();
+  await screen.save("Usuário salvo com sucesso");
   await card(name).getByText("Super").waitFor();
 
-  await card(name)
-    .getByRole("button", { name: `Editar ${name}` })
-    .click();
+  await screen.edit(name);
   const renamed = `${name} Lima`;
   await dialog().getByLabel("Nome").fill(renamed);
-  await dialog().getByRole("button", { name: "Salvar" }).click();
-  await toast(page, "Usuário salvo com sucesso").waitFor();
+  await screen.save("Usuário salvo com sucesso");
   await card(renamed).waitFor();
 
-  await card(renamed)
-    .getByRole("button", { name: `Excluir ${renamed}` })
-    .click();
-  await dialog().getByRole("button", { name: "Excluir" }).click();
-  await toast(page, "Usuário excluído com sucesso").waitFor();
-  await card(renamed).waitFor({ state: "detached" });
+  await screen.remove(renamed, "Usuário excluído com sucesso");
 });

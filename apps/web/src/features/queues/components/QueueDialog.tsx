@@ -1,20 +1,17 @@
 import { type Queue, queueBody } from "@balcao/contract";
-import { zodResolver } from "@hookform/resolvers/zod";
 import Box from "@mui/material/Box";
 import ButtonBase from "@mui/material/ButtonBase";
 import InputAdornment from "@mui/material/InputAdornment";
 import TextField from "@mui/material/TextField";
-import { useEffect } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import { FormDialog } from "../../../components/FormDialog";
-import { showSaveError } from "../../../lib/forms";
-import { toastSuccess } from "../../../lib/toast";
+import { useEntityForm } from "../../../lib/form-dialog";
+import { fieldError } from "../../../lib/fields";
 import { useSaveQueue } from "../api/queues";
 
 type Values = z.input<typeof queueBody>;
-type Output = z.output<typeof queueBody>;
 
 export const SWATCHES = [
   "#e53935",
@@ -100,60 +97,25 @@ function ColorField({
 export function QueueDialog({ open, queue, onClose }: { open: boolean; queue: Queue | null; onClose: () => void }) {
   const { t } = useTranslation();
   const save = useSaveQueue();
-  const {
-    register,
-    control,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<Values, unknown, Output>({ resolver: zodResolver(queueBody), defaultValues: toValues(queue) });
-
-  useEffect(() => {
-    if (open) reset(toValues(queue));
-  }, [open, queue, reset]);
-
-  const onSubmit = handleSubmit(async (body) => {
-    try {
-      await save.mutateAsync({ id: queue?.id, body });
-      toastSuccess(t("queues.saved"));
-      onClose();
-    } catch (err) {
-      showSaveError(err, setError);
-    }
+  const { form, dialogProps, field } = useEntityForm({
+    open,
+    entity: queue,
+    toValues,
+    schema: queueBody,
+    save: (body) => save.mutateAsync({ id: queue?.id, body }),
+    saved: t("queues.saved"),
+    onClose,
   });
 
   return (
-    <FormDialog
-      open={open}
-      onClose={onClose}
-      onSubmit={onSubmit}
-      submitting={isSubmitting}
-      title={queue ? t("queues.form.editTitle") : t("queues.form.addTitle")}
-    >
-      <TextField
-        label={t("queues.form.name")}
-        autoFocus
-        {...register("name")}
-        error={Boolean(errors.name)}
-        helperText={errors.name?.message}
-      />
+    <FormDialog {...dialogProps} title={queue ? t("queues.form.editTitle") : t("queues.form.addTitle")}>
+      <TextField label={t("queues.form.name")} autoFocus {...field("name")} />
       <Controller
-        control={control}
+        control={form.control}
         name="color"
-        render={({ field }) => (
-          <ColorField value={field.value} onChange={field.onChange} error={Boolean(errors.color)} helperText={errors.color?.message} />
-        )}
+        render={({ field: color }) => <ColorField value={color.value} onChange={color.onChange} {...fieldError(form, "color")} />}
       />
-      <TextField
-        label={t("queues.form.greeting")}
-        multiline
-        minRows={3}
-        maxRows={8}
-        {...register("greetingMessage")}
-        error={Boolean(errors.greetingMessage)}
-        helperText={errors.greetingMessage?.message}
-      />
+      <TextField label={t("queues.form.greeting")} multiline minRows={3} maxRows={8} {...field("greetingMessage")} />
     </FormDialog>
   );
 }

@@ -1,23 +1,20 @@
 import { PROFILES, type User, passwordField, userCreateBody } from "@balcao/contract";
-import { zodResolver } from "@hookform/resolvers/zod";
 import Box from "@mui/material/Box";
 import Chip from "@mui/material/Chip";
 import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
-import { useEffect, useMemo } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { useMemo } from "react";
+import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { FormDialog } from "../../../components/FormDialog";
-import { showSaveError } from "../../../lib/forms";
-import { toastSuccess } from "../../../lib/toast";
+import { useEntityForm } from "../../../lib/form-dialog";
 import { useQueues } from "../../queues/api/queues";
 import { useSaveUser } from "../api/users";
 
 /** Editing keeps the password when the field is left empty. */
 const userEditForm = userCreateBody.extend({ password: z.union([z.literal(""), passwordField]) });
 type Values = z.input<typeof userEditForm>;
-type Output = z.output<typeof userEditForm>;
 
 const toValues = (u?: User | null): Values => ({
   name: u?.name ?? "",
@@ -32,64 +29,32 @@ export function UserDialog({ open, user, onClose }: { open: boolean; user: User 
   const save = useSaveUser();
   const queues = useQueues();
   const schema = useMemo(() => (user ? userEditForm : userCreateBody), [user]);
-  const {
-    register,
-    control,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<Values, unknown, Output>({ resolver: zodResolver(schema as typeof userEditForm), defaultValues: toValues(user) });
-
-  useEffect(() => {
-    if (open) reset(toValues(user));
-  }, [open, user, reset]);
-
-  const onSubmit = handleSubmit(async (values) => {
-    const body = user && values.password === "" ? { ...values, password: undefined } : values;
-    try {
-      await save.mutateAsync({ id: user?.id, body });
-      toastSuccess(t("users.saved"));
-      onClose();
-    } catch (err) {
-      showSaveError(err, setError);
-    }
+  const { form, errors, dialogProps, field } = useEntityForm({
+    open,
+    entity: user,
+    toValues,
+    schema: schema as typeof userEditForm,
+    // An empty password on edit means "keep it": it is not sent.
+    save: (values) =>
+      save.mutateAsync({ id: user?.id, body: user && values.password === "" ? { ...values, password: undefined } : values }),
+    saved: t("users.saved"),
+    onClose,
   });
 
   const queueName = (id: number) => queues.data?.find((q) => q.id === id);
 
   return (
-    <FormDialog
-      open={open}
-      onClose={onClose}
-      onSubmit={onSubmit}
-      submitting={isSubmitting}
-      title={user ? t("users.form.editTitle") : t("users.form.addTitle")}
-    >
-      <TextField
-        label={t("users.form.name")}
-        autoFocus
-        {...register("name")}
-        error={Boolean(errors.name)}
-        helperText={errors.name?.message}
-      />
-      <TextField
-        label={t("users.form.email")}
-        type="email"
-        {...register("email")}
-        error={Boolean(errors.email)}
-        helperText={errors.email?.message}
-      />
+    <FormDialog {...dialogProps} title={user ? t("users.form.editTitle") : t("users.form.addTitle")}>
+      <TextField label={t("users.form.name")} autoFocus {...field("name")} />
+      <TextField label={t("users.form.email")} type="email" {...field("email")} />
       <TextField
         label={t("users.form.password")}
         type="password"
         autoComplete="new-password"
-        {...register("password")}
-        error={Boolean(errors.password)}
-        helperText={errors.password?.message ?? (user ? t("users.form.passwordEditHelp") : undefined)}
+        {...field("password", user ? t("users.form.passwordEditHelp") : undefined)}
       />
       <Controller
-        control={control}
+        control={form.control}
         name="profile"
         render={({ field }) => (
           <TextField select label={t("users.form.profile")} {...field} value={field.value ?? "user"} error={Boolean(errors.profile)}>
@@ -102,7 +67,7 @@ export function UserDialog({ open, user, onClose }: { open: boolean; user: User 
         )}
       />
       <Controller
-        control={control}
+        control={form.control}
         name="queueIds"
         render={({ field }) => (
           <TextField
