@@ -2,7 +2,7 @@ import type { Tag, Ticket } from "@balcao/contract";
 import { and, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { SessionUser } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
-import { contacts, queues, tickets, users, whatsapps } from "../../db/schema/index.js";
+import { tickets } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
 import { iso } from "../../lib/sql.js";
 
@@ -13,74 +13,8 @@ import { iso } from "../../lib/sql.js";
 
 export type TicketRow = typeof tickets.$inferSelect;
 
-const tagsJson = sql<Tag[]>`coalesce((select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
-  from ticket_tags tt join tags tg on tg.id = tt.tag_id where tt.ticket_id = ${tickets.id}), '[]'::json)`;
-
-export const ticketFields = {
-  t: tickets,
-  contact: {
-    id: contacts.id,
-    name: contacts.name,
-    number: contacts.number,
-    lid: contacts.lid,
-    email: contacts.email,
-    profilePicUrl: contacts.profilePicUrl,
-    isGroup: contacts.isGroup,
-  },
-  userName: users.name,
-  queueName: queues.name,
-  queueColor: queues.color,
-  whatsappName: whatsapps.name,
-  tags: tagsJson,
-};
-
-export type TicketJoinRow = {
-  t: TicketRow;
-  contact: Ticket["contact"];
-  userName: string | null;
-  queueName: string | null;
-  queueColor: string | null;
-  whatsappName: string | null;
-  tags: Tag[] | string;
-};
-
-/** The select with every join a Ticket needs; callers add where/order/limit. */
-export function selectTickets(db: DbOrTx) {
-  return db
-    .select(ticketFields)
-    .from(tickets)
-    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .leftJoin(users, eq(users.id, tickets.userId))
-    .leftJoin(queues, eq(queues.id, tickets.queueId))
-    .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId));
-}
-
-export function toTicket(r: TicketJoinRow): Ticket {
-  const t = r.t;
-  return {
-    id: t.id,
-    status: t.status,
-    lastMessage: t.lastMessage,
-    unreadMessages: t.unreadMessages,
-    isGroup: t.isGroup,
-    transf: t.transf,
-    contactId: t.contactId,
-    contact: r.contact,
-    userId: t.userId,
-    user: t.userId !== null && r.userName !== null ? { id: t.userId, name: r.userName } : null,
-    queueId: t.queueId,
-    queue: t.queueId !== null && r.queueName !== null ? { id: t.queueId, name: r.queueName, color: r.queueColor ?? "" } : null,
-    whatsappId: t.whatsappId,
-    whatsapp: t.whatsappId !== null && r.whatsappName !== null ? { id: t.whatsappId, name: r.whatsappName } : null,
-    tags: typeof r.tags === "string" ? (JSON.parse(r.tags) as Tag[]) : r.tags,
-    createdAt: iso(t.createdAt),
-    updatedAt: iso(t.updatedAt),
-  };
-}
-
 export async function findTicket(db: DbOrTx, id: number): Promise<Ticket | undefined> {
-  const [row] = await selectTickets(db).where(eq(tickets.id, id));
-  return row ? toTicket(row as TicketJoinRow) : undefined;
+  return (await loadTickets(db, [id]))[0];
 }
 
 export async function loadTicket(db: DbOrTx, id: number): Promise<Ticket> {
@@ -89,10 +23,78 @@ export async function loadTicket(db: DbOrTx, id: number): Promise<Ticket> {
   return t;
 }
 
+type HydrateRow = {
+  id: number;
+  status: Ticket["status"];
+  last_message: string;
+  unread_messages: number;
+  is_group: boolean;
+  transf: boolean;
+  contact_id: number;
+  user_id: number | null;
+  queue_id: number | null;
+  whatsapp_id: number | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  c_name: string;
+  c_number: string | null;
+  c_lid: string | null;
+  c_email: string;
+  c_pic: string;
+  c_is_group: boolean;
+  user_name: string | null;
+  queue_name: string | null;
+  queue_color: string | null;
+  whatsapp_name: string | null;
+  tags: Tag[] | string;
+};
+
+/** Tickets by id (any order) with everything a Ticket shows, in one plain query mapped by hand (the hot path of every list). */
 export async function loadTickets(db: DbOrTx, ids: number[]): Promise<Ticket[]> {
   if (ids.length === 0) return [];
-  const rows = await selectTickets(db).where(inArray(tickets.id, ids));
-  return rows.map((r) => toTicket(r as TicketJoinRow));
+  const { rows } = await db.execute<HydrateRow>(sql`
+    select t.id, t.status, t.last_message, t.unread_messages, t.is_group, t.transf, t.contact_id, t.user_id, t.queue_id, t.whatsapp_id,
+           t.created_at, t.updated_at,
+           c.name as c_name, c.number as c_number, c.lid as c_lid, c.email as c_email, c.profile_pic_url as c_pic, c.is_group as c_is_group,
+           u.name as user_name, q.name as queue_name, q.color as queue_color, w.name as whatsapp_name,
+           coalesce((select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
+                     from ticket_tags tt join tags tg on tg.id = tt.tag_id where tt.ticket_id = t.id), '[]'::json) as tags
+    from tickets t
+    join contacts c on c.id = t.contact_id
+    left join users u on u.id = t.user_id
+    left join queues q on q.id = t.queue_id
+    left join whatsapps w on w.id = t.whatsapp_id
+    where t.id in (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )})`);
+  return rows.map((r) => ({
+    id: r.id,
+    status: r.status,
+    lastMessage: r.last_message,
+    unreadMessages: r.unread_messages,
+    isGroup: r.is_group,
+    transf: r.transf,
+    contactId: r.contact_id,
+    contact: {
+      id: r.contact_id,
+      name: r.c_name,
+      number: r.c_number,
+      lid: r.c_lid,
+      email: r.c_email,
+      profilePicUrl: r.c_pic,
+      isGroup: r.c_is_group,
+    },
+    userId: r.user_id,
+    user: r.user_id !== null && r.user_name !== null ? { id: r.user_id, name: r.user_name } : null,
+    queueId: r.queue_id,
+    queue: r.queue_id !== null && r.queue_name !== null ? { id: r.queue_id, name: r.queue_name, color: r.queue_color ?? "" } : null,
+    whatsappId: r.whatsapp_id,
+    whatsapp: r.whatsapp_id !== null && r.whatsapp_name !== null ? { id: r.whatsapp_id, name: r.whatsapp_name } : null,
+    tags: typeof r.tags === "string" ? (JSON.parse(r.tags) as Tag[]) : r.tags,
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+  }));
 }
 
 /**
