@@ -34,6 +34,7 @@ import { settingRoutes } from "./modules/settings/routes.js";
 import { tagRoutes } from "./modules/tags/routes.js";
 import { ticketRoutes } from "./modules/tickets/routes.js";
 import { userRoutes } from "./modules/users/routes.js";
+import { SessionCache } from "./modules/users/session-cache.js";
 import { bridgeCrudEvents, createRealtime, type RealtimeServer, refreshSocketUsers } from "./realtime/server.js";
 import { registerTicketRealtime } from "./realtime/tickets.js";
 
@@ -85,7 +86,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   const database = opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: `${config.dataDir}/pglite` }));
   const events = new EventBus();
-  const ctx: AppContext = { db: database.db, database, config, events, log: app.log };
+  const ctx: AppContext = { db: database.db, database, config, events, log: app.log, sessions: new SessionCache(database.db, events) };
   events.setErrorHandler((err, name) => app.log.error({ err, event: name }, "event listener failed"));
   await seed(database.db, config, app.log);
 

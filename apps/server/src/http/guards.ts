@@ -2,7 +2,6 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext, SessionUser } from "../context.js";
 import { AppError } from "../lib/errors.js";
 import { verifyAccessToken } from "../modules/auth/tokens.js";
-import { loadSessionUser } from "../modules/users/service.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -26,7 +25,7 @@ export function bearerToken(header: string | undefined): string | undefined {
 export async function userFromToken(ctx: AppContext, token: string): Promise<SessionUser | null> {
   const claims = await verifyAccessToken(ctx.config, token);
   if (!claims) return null;
-  return loadSessionUser(ctx.db, Number(claims.sub), claims.v);
+  return ctx.sessions.get(Number(claims.sub), claims.v);
 }
 
 export type Guard = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;

@@ -52,6 +52,17 @@ type HydrateRow = {
 /** Tickets by id (any order) with everything a Ticket shows, in one plain query mapped by hand (the hot path of every list). */
 export async function loadTickets(db: DbOrTx, ids: number[]): Promise<Ticket[]> {
   if (ids.length === 0) return [];
+  return hydrate(
+    db,
+    sql`t.id in (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )})`,
+  );
+}
+
+/** Hydrates the tickets whose id is in `filter` (SQL over alias t), in the optional order. */
+export async function hydrate(db: DbOrTx, filter: SQL, order?: SQL): Promise<Ticket[]> {
   const { rows } = await db.execute<HydrateRow>(sql`
     select t.id, t.status, t.last_message, t.unread_messages, t.is_group, t.transf, t.contact_id, t.user_id, t.queue_id, t.whatsapp_id,
            t.created_at, t.updated_at,
@@ -64,10 +75,7 @@ export async function loadTickets(db: DbOrTx, ids: number[]): Promise<Ticket[]> 
     left join users u on u.id = t.user_id
     left join queues q on q.id = t.queue_id
     left join whatsapps w on w.id = t.whatsapp_id
-    where t.id in (${sql.join(
-      ids.map((id) => sql`${id}`),
-      sql`, `,
-    )})`);
+    where ${filter}${order ? sql` order by ${order}` : sql``}`);
   return rows.map((r) => ({
     id: r.id,
     status: r.status,

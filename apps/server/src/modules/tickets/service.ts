@@ -7,7 +7,7 @@ import { containsPattern, likeEscape } from "../../lib/sql.js";
 import { defaultWhatsappId } from "../connections/service.js";
 import { verifyOnWhatsapp } from "../contacts/whatsapp.js";
 import { type ConvDeps, sendBotText } from "../messages/outbound.js";
-import { canSee, liveTicketOf, loadTicket, loadTickets, ticketFor, visibleTo } from "./queries.js";
+import { canSee, hydrate, liveTicketOf, loadTicket, loadTickets, ticketFor, visibleTo } from "./queries.js";
 
 export interface TicketsQuery {
   searchParam: string;
@@ -59,29 +59,29 @@ export async function listTickets(ctx: AppContext, user: SessionUser, q: Tickets
   const offset = (q.pageNumber - 1) * q.rowsPerPage;
   const need = offset + q.rowsPerPage + 1;
 
-  let ids: number[];
-  if (term) ids = (await searchIds(db, where, term, need)).slice(offset);
-  else {
-    const rows = await db
-      .select({ id: tickets.id })
-      .from(tickets)
-      .where(where)
-      .orderBy(sql`${tickets.updatedAt} desc nulls last`, sql`${tickets.id} desc nulls last`)
-      .limit(q.rowsPerPage + 1)
-      .offset(offset);
-    ids = rows.map((r) => r.id);
+  if (term) {
+    // searches: ids found in windows, then one hydration query; the count is a lower bound
+    let ids = (await searchIds(db, where, term, need)).slice(offset);
+    const hasMore = ids.length > q.rowsPerPage;
+    ids = ids.slice(0, q.rowsPerPage);
+    const byId = new Map((await loadTickets(db, ids)).map((t) => [t.id, t]));
+    const page = ids.map((id) => byId.get(id)).filter((t): t is Ticket => !!t);
+    return { tickets: page, count: offset + page.length + (hasMore ? 1 : 0), hasMore };
   }
-  const hasMore = ids.length > q.rowsPerPage;
-  ids = ids.slice(0, q.rowsPerPage);
-  const exactCount = hasMore && !term;
-  const [loaded, counted] = await Promise.all([
-    loadTickets(db, ids),
-    exactCount ? db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(where) : undefined,
+  // lists: the page's ids walk their index inside the hydrating query (one round trip), the count beside it
+  const pageIds = db
+    .select({ id: tickets.id })
+    .from(tickets)
+    .where(where)
+    .orderBy(sql`${tickets.updatedAt} desc nulls last`, sql`${tickets.id} desc nulls last`)
+    .limit(q.rowsPerPage + 1)
+    .offset(offset);
+  const [rows, [{ n }]] = await Promise.all([
+    hydrate(db, sql`t.id in (${pageIds})`, sql`t.updated_at desc nulls last, t.id desc nulls last`),
+    db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(where),
   ]);
-  const byId = new Map(loaded.map((t) => [t.id, t]));
-  const page = ids.map((id) => byId.get(id)).filter((t): t is Ticket => !!t);
-  const total = counted ? counted[0].n : offset + page.length + (hasMore ? 1 : 0);
-  return { tickets: page, count: total, hasMore };
+  const hasMore = rows.length > q.rowsPerPage;
+  return { tickets: rows.slice(0, q.rowsPerPage), count: n, hasMore };
 }
 
 /** Up to `need` ids of matching tickets, newest first (see SEARCH_WINDOW). */

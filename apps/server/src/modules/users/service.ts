@@ -50,8 +50,8 @@ export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRo
   return row;
 }
 
-/** The user as a request sees it, with the ids of their queues; null when gone or token revoked. */
-export async function loadSessionUser(db: DbOrTx, id: number, tokenVersion?: number): Promise<SessionUser | null> {
+/** The user as a request sees it, with the ids of their queues and the current token version. */
+export async function loadSessionUser(db: DbOrTx, id: number): Promise<{ user: SessionUser; tokenVersion: number } | null> {
   const rows = await db
     .select({
       id: users.id,
@@ -64,8 +64,11 @@ export async function loadSessionUser(db: DbOrTx, id: number, tokenVersion?: num
     .from(users)
     .where(eq(users.id, id));
   const row = rows[0];
-  if (!row || (tokenVersion !== undefined && row.tokenVersion !== tokenVersion)) return null;
-  return { id: row.id, name: row.name, email: row.email, profile: row.profile, queueIds: (row.queueIds ?? []).map(Number) };
+  if (!row) return null;
+  return {
+    user: { id: row.id, name: row.name, email: row.email, profile: row.profile, queueIds: (row.queueIds ?? []).map(Number) },
+    tokenVersion: row.tokenVersion,
+  };
 }
 
 export async function listUsers(db: DbOrTx, q: { searchParam: string; pageNumber: number; rowsPerPage: number }) {
