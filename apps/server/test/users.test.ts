@@ -123,6 +123,20 @@ describe("users", () => {
     expect(del.statusCode).toBe(403);
   });
 
+  it("a profile change applies to the user's very next request", async () => {
+    const u = await t.createUser({ name: "Promovido", profile: "admin" });
+    const adminCall = () =>
+      t.app.inject({
+        method: "POST",
+        url: "/queue",
+        ...as(u.token),
+        payload: { name: `Fila ${Date.now()}`, color: `#${Math.random().toString(16).slice(2, 8)}` },
+      });
+    expect((await adminCall()).statusCode).toBe(200);
+    await t.app.inject({ method: "PUT", url: `/users/${u.id}`, ...as(t.adminToken), payload: { profile: "user" } });
+    expect((await adminCall()).statusCode).toBe(403);
+  });
+
   it("a user edits their own name", async () => {
     const res = await t.app.inject({ method: "PUT", url: `/users/${agent.id}`, ...as(agent.token), payload: { name: "Agente Renomeado" } });
     expect(res.statusCode).toBe(200);
