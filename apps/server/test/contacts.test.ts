@@ -55,6 +55,8 @@ describe("contacts", () => {
     const res = await create({ name: "J", number: "1234", email: "nope" });
     expect(res.statusCode).toBe(400);
     expect(res.json().fields).toMatchObject({ name: ["Too Short!"], number: ["Too Short!"], email: ["Invalid email"] });
+    const empty = await create({ name: "Sem Número", number: "" });
+    expect(empty.json().fields.number[0]).toBe("Required");
     const letters = await create({ name: "Letras", number: "abcdefghij" });
     expect(letters.json().fields.number).toBeDefined();
   });

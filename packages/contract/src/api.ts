@@ -84,9 +84,10 @@ export function normalizeNumber(raw: string, countryCode = "55"): string {
 export const contactNumberField = z
   .string({ error: MSG.required })
   .trim()
+  .min(1, MSG.required)
   .min(8, MSG.tooShort)
   .max(50, MSG.tooLong)
-  .refine((v) => /^[\d\s()+\-.]+$/.test(v), "Invalid number")
+  .refine((v) => v === "" || /^[\d\s()+\-.]+$/.test(v), "Invalid number")
   .transform((v) => normalizeNumber(v))
   .refine((v) => v.length >= 8 && v.length <= 20, "Invalid number");
 
