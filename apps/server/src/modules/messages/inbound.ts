@@ -10,7 +10,7 @@ import { iso } from "../../lib/sql.js";
 import { applyStatus, type ConnectionInfo, connectionInfo } from "../connections/service.js";
 import { createProfilePictures } from "../contacts/whatsapp.js";
 import { getSettingValues } from "../settings/service.js";
-import { liveTicketOf, loadTicket, type TicketRow } from "../tickets/queries.js";
+import { liveTicketOf, loadTicket, ticketFromRow, type TicketRow } from "../tickets/queries.js";
 import { type ConvDeps, loadMessage, previewOf, sendBotText } from "./outbound.js";
 
 /**
@@ -269,33 +269,15 @@ export function createInboundPipeline(
     const r = res.rows[0];
     if (!r) throw new Duplicate();
     const inserted = { id: r.m_id, created_at: r.m_created, updated_at: r.m_updated };
-    const ticketDto: Ticket = {
-      id: r.id,
-      status: r.status,
-      lastMessage: r.last_message,
-      unreadMessages: r.unread_messages,
-      isGroup: r.is_group,
-      transf: r.transf,
-      contactId: contact.id,
-      contact: {
-        id: contact.id,
-        name: contact.name,
-        number: contact.number,
-        lid: contact.lid,
-        email: contact.email,
-        profilePicUrl: contact.profilePicUrl,
-        isGroup: contact.isGroup,
-      },
-      userId: r.user_id,
-      user: r.user_id !== null && r.user_name !== null ? { id: r.user_id, name: r.user_name } : null,
-      queueId: r.queue_id,
-      queue: r.queue_id !== null && r.queue_name !== null ? { id: r.queue_id, name: r.queue_name, color: r.queue_color ?? "" } : null,
-      whatsappId: r.whatsapp_id,
-      whatsapp: r.whatsapp_id !== null && r.whatsapp_name !== null ? { id: r.whatsapp_id, name: r.whatsapp_name } : null,
-      tags: typeof r.tags === "string" ? JSON.parse(r.tags) : r.tags,
-      createdAt: iso(r.created_at),
-      updatedAt: iso(r.updated_at),
-    };
+    const ticketDto = ticketFromRow(r, {
+      id: contact.id,
+      name: contact.name,
+      number: contact.number,
+      lid: contact.lid,
+      email: contact.email,
+      profilePicUrl: contact.profilePicUrl,
+      isGroup: contact.isGroup,
+    });
     const message: Message = {
       id: Number(inserted.id),
       wid: msg.id,

@@ -76,15 +76,8 @@ export async function hydrate(db: DbOrTx, filter: SQL, order?: SQL): Promise<Tic
     left join queues q on q.id = t.queue_id
     left join whatsapps w on w.id = t.whatsapp_id
     where ${filter}${order ? sql` order by ${order}` : sql``}`);
-  return rows.map((r) => ({
-    id: r.id,
-    status: r.status,
-    lastMessage: r.last_message,
-    unreadMessages: r.unread_messages,
-    isGroup: r.is_group,
-    transf: r.transf,
-    contactId: r.contact_id,
-    contact: {
+  return rows.map((r) =>
+    ticketFromRow(r, {
       id: r.contact_id,
       name: r.c_name,
       number: r.c_number,
@@ -92,7 +85,42 @@ export async function hydrate(db: DbOrTx, filter: SQL, order?: SQL): Promise<Tic
       email: r.c_email,
       profilePicUrl: r.c_pic,
       isGroup: r.c_is_group,
-    },
+    }),
+  );
+}
+
+/** The ticket columns (snake_case, with the joined user/queue/connection names and tags) a Ticket is made of. */
+export type TicketSqlRow = Pick<
+  HydrateRow,
+  | "id"
+  | "status"
+  | "last_message"
+  | "unread_messages"
+  | "is_group"
+  | "transf"
+  | "user_id"
+  | "queue_id"
+  | "whatsapp_id"
+  | "created_at"
+  | "updated_at"
+  | "user_name"
+  | "queue_name"
+  | "queue_color"
+  | "whatsapp_name"
+  | "tags"
+>;
+
+/** One mapping from a raw ticket row to the API's Ticket, for the list hydration and the inbound pipeline. */
+export function ticketFromRow(r: TicketSqlRow, contact: Ticket["contact"]): Ticket {
+  return {
+    id: r.id,
+    status: r.status,
+    lastMessage: r.last_message,
+    unreadMessages: r.unread_messages,
+    isGroup: r.is_group,
+    transf: r.transf,
+    contactId: contact.id,
+    contact,
     userId: r.user_id,
     user: r.user_id !== null && r.user_name !== null ? { id: r.user_id, name: r.user_name } : null,
     queueId: r.queue_id,
@@ -102,7 +130,7 @@ export async function hydrate(db: DbOrTx, filter: SQL, order?: SQL): Promise<Tic
     tags: typeof r.tags === "string" ? (JSON.parse(r.tags) as Tag[]) : r.tags,
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
-  }));
+  };
 }
 
 /**
