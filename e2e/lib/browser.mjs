@@ -41,7 +41,8 @@ export async function signIn(page, { email, password } = ADMIN) {
 
 /** A toast with this exact text is on screen. */
 export function toast(page, text) {
-  return page.locator("#notistack-snackbar", { hasText: text });
+  // the same text may still be showing from the previous save (toasts last 3 s): take the newest
+  return page.locator("#notistack-snackbar", { hasText: text }).last();
 }
 
 /** Direct API calls (setup and checks), signed in as the admin. */
