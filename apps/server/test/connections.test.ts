@@ -19,8 +19,15 @@ describe("/whatsapp", () => {
     expect((await create({ name: "Nope" }, agent.token)).status).toBe(403);
     const res = await create({ name: "Principal", token: "segredo-da-api" });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: "Principal", type: "simulator", isDefault: true, token: "segredo-da-api", status: "qrcode" });
-    expect(res.body.qrcode).not.toBe("");
+    expect(res.body).toMatchObject({ name: "Principal", type: "simulator", isDefault: true, token: "segredo-da-api" });
+    // the session starts on its own and shows a QR (its status lands a moment after the answer)
+    let shown = res.body as { status: string; qrcode: string };
+    for (let i = 0; i < 100 && !(shown.status === "qrcode" && shown.qrcode); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      shown = (await api(t, t.adminToken, "GET", `/whatsapp/${res.body.id}`)).body;
+    }
+    expect(shown.status).toBe("qrcode");
+    expect(shown.qrcode).not.toBe("");
     const asAgent = await api(t, agent.token, "GET", "/whatsapp");
     expect(asAgent.body[0]).toMatchObject({ name: "Principal", token: "" });
     expect((await api(t, agent.token, "PUT", `/whatsapp/${res.body.id}`, { name: "Xavier" })).status).toBe(403);
