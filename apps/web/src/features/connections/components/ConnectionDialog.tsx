@@ -4,7 +4,6 @@ import AutorenewIcon from "@mui/icons-material/Autorenew";
 import ContentCopyIcon from "@mui/icons-material/ContentCopy";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
-import Chip from "@mui/material/Chip";
 import Divider from "@mui/material/Divider";
 import FormControlLabel from "@mui/material/FormControlLabel";
 import FormHelperText from "@mui/material/FormHelperText";
@@ -23,7 +22,7 @@ import { ApiError } from "../../../api/http";
 import { FormDialog } from "../../../components/FormDialog";
 import { showSaveError } from "../../../lib/forms";
 import { toastError, toastSuccess } from "../../../lib/toast";
-import { useQueues } from "../../queues/api/queues";
+import { QueueMultiSelect } from "../../queues/components/QueueMultiSelect";
 import { type TypebotInput, useSaveConnection, useSaveTypebot } from "../api/connections";
 
 /** The form: the connection's fields (contract rules: name 2–50 …) and its bot settings. */
@@ -111,7 +110,6 @@ export function ConnectionDialog({
   const { t } = useTranslation();
   const save = useSaveConnection();
   const saveBot = useSaveTypebot();
-  const queues = useQueues();
   /** A connection created by this dialog whose bot settings failed: the next submit edits it. */
   const [created, setCreated] = useState<Whatsapp | null>(null);
   const current = connection ?? created;
@@ -182,7 +180,6 @@ export function ConnectionDialog({
     }
   };
 
-  const queueOf = (id: number) => queues.data?.find((q) => q.id === id);
   const showSimulator = simulatorAvailable || current?.type === "simulator";
 
   return (
@@ -240,36 +237,7 @@ export function ConnectionDialog({
         control={control}
         name="queueIds"
         render={({ field }) => (
-          <TextField
-            select
-            label={t("connections.form.queues")}
-            value={field.value ?? []}
-            onChange={(e) => field.onChange(e.target.value as unknown as number[])}
-            onBlur={field.onBlur}
-            slotProps={{
-              select: {
-                multiple: true,
-                renderValue: (selected) => (
-                  <Box sx={{ display: "flex", flexWrap: "wrap", gap: 0.5 }}>
-                    {(selected as number[]).map((id) => {
-                      const q = queueOf(id);
-                      return <Chip key={id} size="small" label={q?.name ?? id} sx={{ bgcolor: q?.color, color: "#fff" }} />;
-                    })}
-                  </Box>
-                ),
-              },
-            }}
-          >
-            {(queues.data ?? []).map((q) => (
-              <MenuItem key={q.id} value={q.id}>
-                <Box
-                  component="span"
-                  sx={{ width: 12, height: 12, borderRadius: "50%", bgcolor: q.color, mr: 1, display: "inline-block" }}
-                />
-                {q.name}
-              </MenuItem>
-            ))}
-          </TextField>
+          <QueueMultiSelect label={t("connections.form.queues")} value={field.value} onChange={field.onChange} onBlur={field.onBlur} />
         )}
       />
       <TextField

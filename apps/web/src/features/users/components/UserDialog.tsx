@@ -1,6 +1,4 @@
 import { PROFILES, type User, passwordField, userCreateBody } from "@balcao/contract";
-import Box from "@mui/material/Box";
-import Chip from "@mui/material/Chip";
 import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
 import { useMemo } from "react";
@@ -9,7 +7,7 @@ import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { FormDialog } from "../../../components/FormDialog";
 import { useEntityForm } from "../../../lib/form-dialog";
-import { useQueues } from "../../queues/api/queues";
+import { QueueMultiSelect } from "../../queues/components/QueueMultiSelect";
 import { useSaveUser } from "../api/users";
 
 /** Editing keeps the password when the field is left empty. */
@@ -27,7 +25,6 @@ const toValues = (u?: User | null): Values => ({
 export function UserDialog({ open, user, onClose }: { open: boolean; user: User | null; onClose: () => void }) {
   const { t } = useTranslation();
   const save = useSaveUser();
-  const queues = useQueues();
   const schema = useMemo(() => (user ? userEditForm : userCreateBody), [user]);
   const { form, errors, dialogProps, field } = useEntityForm({
     open,
@@ -40,8 +37,6 @@ export function UserDialog({ open, user, onClose }: { open: boolean; user: User 
     saved: t("users.saved"),
     onClose,
   });
-
-  const queueName = (id: number) => queues.data?.find((q) => q.id === id);
 
   return (
     <FormDialog {...dialogProps} title={user ? t("users.form.editTitle") : t("users.form.addTitle")}>
@@ -70,36 +65,7 @@ export function UserDialog({ open, user, onClose }: { open: boolean; user: User 
         control={form.control}
         name="queueIds"
         render={({ field }) => (
-          <TextField
-            select
-            label={t("users.form.queues")}
-            value={field.value ?? []}
-            onChange={(e) => field.onChange(e.target.value as unknown as number[])}
-            onBlur={field.onBlur}
-            slotProps={{
-              select: {
-                multiple: true,
-                renderValue: (selected) => (
-                  <Box sx={{ display: "flex", flexWrap: "wrap", gap: 0.5 }}>
-                    {(selected as number[]).map((id) => {
-                      const q = queueName(id);
-                      return <Chip key={id} size="small" label={q?.name ?? id} sx={{ bgcolor: q?.color, color: "#fff" }} />;
-                    })}
-                  </Box>
-                ),
-              },
-            }}
-          >
-            {(queues.data ?? []).map((q) => (
-              <MenuItem key={q.id} value={q.id}>
-                <Box
-                  component="span"
-                  sx={{ width: 12, height: 12, borderRadius: "50%", bgcolor: q.color, mr: 1, display: "inline-block" }}
-                />
-                {q.name}
-              </MenuItem>
-            ))}
-          </TextField>
+          <QueueMultiSelect label={t("users.form.queues")} value={field.value} onChange={field.onChange} onBlur={field.onBlur} />
         )}
       />
     </FormDialog>

@@ -1,0 +1,47 @@
+import Box from "@mui/material/Box";
+import Chip from "@mui/material/Chip";
+import MenuItem from "@mui/material/MenuItem";
+import TextField from "@mui/material/TextField";
+import { useQueues } from "../api/queues";
+
+interface Props {
+  label: string;
+  value: number[] | undefined;
+  onChange: (ids: number[]) => void;
+  onBlur?: () => void;
+}
+
+/** Picks queues: each shown with its colour, chosen ones as coloured chips. Used by the user and connection forms. */
+export function QueueMultiSelect({ label, value, onChange, onBlur }: Props) {
+  const queues = useQueues();
+  const queueOf = (id: number) => queues.data?.find((q) => q.id === id);
+  return (
+    <TextField
+      select
+      label={label}
+      value={value ?? []}
+      onChange={(e) => onChange(e.target.value as unknown as number[])}
+      onBlur={onBlur}
+      slotProps={{
+        select: {
+          multiple: true,
+          renderValue: (selected) => (
+            <Box sx={{ display: "flex", flexWrap: "wrap", gap: 0.5 }}>
+              {(selected as number[]).map((id) => {
+                const q = queueOf(id);
+                return <Chip key={id} size="small" label={q?.name ?? id} sx={{ bgcolor: q?.color, color: "#fff" }} />;
+              })}
+            </Box>
+          ),
+        },
+      }}
+    >
+      {(queues.data ?? []).map((q) => (
+        <MenuItem key={q.id} value={q.id}>
+          <Box component="span" sx={{ width: 12, height: 12, borderRadius: "50%", bgcolor: q.color, mr: 1, display: "inline-block" }} />
+          {q.name}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
