@@ -8,7 +8,8 @@ export const ADMIN = { email: "admin@balcao.local", password: "admin123" };
 const SHOTS = resolve(import.meta.dirname, "../screenshots");
 mkdirSync(SHOTS, { recursive: true });
 
-export async function launch() {
+/** Debian's Chromium, headless, without background networking; `extraArgs` add flags (a fake microphone…). */
+export async function launch(extraArgs = []) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: [
@@ -19,6 +20,7 @@ export async function launch() {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      ...extraArgs,
     ],
   });
 }

@@ -3,8 +3,7 @@
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
-import { BASE } from "./browser.mjs";
+import { BASE, launch } from "./browser.mjs";
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -78,22 +77,12 @@ export function toneWav(seconds = 4, rate = 48_000) {
 
 /** Debian's Chromium with a fake microphone playing `wav` and media permissions granted. */
 export async function launchWithMic(wav) {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--autoplay-policy=no-user-gesture-required",
-      "--use-fake-device-for-media-stream",
-      "--use-fake-ui-for-media-stream",
-      `--use-file-for-fake-audio-capture=${wav}`,
-    ],
-  });
+  return launch([
+    "--autoplay-policy=no-user-gesture-required",
+    "--use-fake-device-for-media-stream",
+    "--use-fake-ui-for-media-stream",
+    `--use-file-for-fake-audio-capture=${wav}`,
+  ]);
 }
 
 /** An agent with the given queues (created through the admin API). */
