@@ -15,7 +15,6 @@ const envSchema = z.object({
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(5, "must have at least 5 characters").optional(),
   JWT_SECRET: z.string().min(32, "must have at least 32 characters").optional(),
-  JWT_REFRESH_SECRET: z.string().min(32, "must have at least 32 characters").optional(),
   ACCESS_TOKEN_TTL: z.coerce
     .number()
     .int()
@@ -43,7 +42,6 @@ const envSchema = z.object({
   LOGIN_RATE_WINDOW_S: z.coerce.number().int().positive().default(60),
   AUTO_CLOSE_INTERVAL_S: z.coerce.number().int().positive().default(60),
   ENABLE_SIMULATOR: z.enum(["true", "false"]).optional(),
-  REDIS_URL: z.string().optional(),
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
 });
 

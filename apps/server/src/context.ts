@@ -2,7 +2,6 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "./config.js";
 import type { Database, Db } from "./db/client.js";
 import type { EventBus } from "./lib/events.js";
-import type { SessionCache } from "./modules/users/session-cache.js";
 
 /** What every service receives: the database, the event bus, the configuration and a logger. */
 export interface AppContext {
@@ -12,7 +11,7 @@ export interface AppContext {
   events: EventBus;
   log: FastifyBaseLogger;
   /** token → current user, kept a few seconds and dropped on any change to the user */
-  sessions: SessionCache;
+  sessions: SessionLookup;
 }
 
 /** The signed-in user as the server sees it on each request. */
@@ -22,4 +21,9 @@ export interface SessionUser {
   email: string;
   profile: "admin" | "superv" | "user";
   queueIds: number[];
+}
+
+/** Resolves a token's user id and version to the current user (null when the version is stale or the user gone). */
+export interface SessionLookup {
+  get(id: number, tokenVersion: number): Promise<SessionUser | null>;
 }

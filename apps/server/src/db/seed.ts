@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
+import { SETTING_DEFAULTS } from "@balcao/contract";
 import { count } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { type Config, DEMO_ADMIN } from "../config.js";
 import { hashPassword } from "../lib/password.js";
-import { seedSettings } from "../modules/settings/service.js";
 import type { Db } from "./client.js";
-import { users } from "./schema/index.js";
+import { settings, users } from "./schema/index.js";
 
 /**
  * First start: every setting key with its default, and an admin when there is no user.
@@ -13,7 +13,11 @@ import { users } from "./schema/index.js";
  * used, except in production, where a random password is generated and printed once.
  */
 export async function seed(db: Db, config: Config, log: FastifyBaseLogger): Promise<void> {
-  await seedSettings(db);
+  // every key of both documents gets its default (from the contract); existing values are kept
+  await db
+    .insert(settings)
+    .values(Object.entries(SETTING_DEFAULTS).map(([key, value]) => ({ key, value })))
+    .onConflictDoNothing();
   const [{ n }] = await db.select({ n: count() }).from(users);
   if (n > 0) return;
   const email = config.ADMIN_EMAIL ?? DEMO_ADMIN.email;

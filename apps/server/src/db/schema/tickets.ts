@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { timestamps } from "./common.js";
 import { contacts, tags } from "./contacts.js";
 import { queues } from "./queues.js";
@@ -54,59 +54,3 @@ export const ticketTags = pgTable(
   },
   (t) => [primaryKey({ columns: [t.ticketId, t.tagId] }), index("ticket_tags_tag_idx").on(t.tagId)],
 );
-
-export const messages = pgTable(
-  "messages",
-  {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    /** The channel's message id; with the connection it makes redelivery idempotent. */
-    wid: text("wid"),
-    whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "set null" }),
-    body: text("body").notNull().default(""),
-    fromMe: boolean("from_me").notNull().default(false),
-    read: boolean("read").notNull().default(false),
-    ack: integer("ack").notNull().default(0),
-    isDeleted: boolean("is_deleted").notNull().default(false),
-    isEdited: boolean("is_edited").notNull().default(false),
-    mediaType: text("media_type").notNull().default("chat"),
-    /** Key of the stored media file (served under /media/<key>). */
-    mediaKey: text("media_key"),
-    mimetype: text("mimetype"),
-    fileName: text("file_name"),
-    /** Extra data of the message (location, vcard, call details, reaction), JSON. */
-    dataJson: text("data_json"),
-    ticketId: integer("ticket_id")
-      .notNull()
-      .references(() => tickets.id, { onDelete: "cascade" }),
-    contactId: integer("contact_id").references(() => contacts.id, { onDelete: "set null" }),
-    /** Set when the message was written by an agent in Balcão. */
-    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
-    quotedMsgId: bigint("quoted_msg_id", { mode: "number" }),
-    ...timestamps,
-  },
-  (t) => [
-    uniqueIndex("messages_wid_key").on(sql`coalesce(${t.whatsappId}, 0)`, t.wid),
-    index("messages_ticket_created_idx").on(t.ticketId, t.createdAt.desc(), t.id.desc()),
-    index("messages_body_trgm").using("gin", sql`lower(${t.body}) gin_trgm_ops`),
-  ],
-);
-
-export const quickAnswers = pgTable(
-  "quick_answers",
-  {
-    id: serial("id").primaryKey(),
-    shortcut: text("shortcut").notNull(),
-    message: text("message").notNull(),
-    ...timestamps,
-  },
-  (t) => [
-    uniqueIndex("quick_answers_shortcut_key").on(sql`lower(${t.shortcut})`),
-    index("quick_answers_shortcut_trgm").using("gin", sql`lower(${t.shortcut}) gin_trgm_ops`),
-  ],
-);
-
-export const settings = pgTable("settings", {
-  key: text("key").primaryKey(),
-  value: text("value").notNull().default(""),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-});

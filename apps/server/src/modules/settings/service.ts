@@ -51,14 +51,6 @@ export async function listSettings(db: DbOrTx): Promise<PublicSetting[]> {
   return rows.map((r) => present(r.key, r.value));
 }
 
-/** Every key of both documents gets its default; existing values are kept. */
-export async function seedSettings(db: DbOrTx): Promise<void> {
-  await db
-    .insert(settings)
-    .values(Object.entries(SETTING_DEFAULTS).map(([key, value]) => ({ key, value })))
-    .onConflictDoNothing();
-}
-
 const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 
 function validate(key: SettingKey, value: string): string {

@@ -1,4 +1,4 @@
-import type { SessionUser } from "../../context.js";
+import type { SessionLookup, SessionUser } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import type { EventBus } from "../../lib/events.js";
 import { loadSessionUser } from "./service.js";
@@ -8,7 +8,7 @@ import { loadSessionUser } from "./service.js";
  * for a few seconds per user; any change to a user (profile, queues, password, deletion) drops
  * the entry at once through the domain events, so refusals stay immediate in this process.
  */
-export class SessionCache {
+export class SessionCache implements SessionLookup {
   private readonly entries = new Map<number, { user: SessionUser; tokenVersion: number; at: number }>();
 
   constructor(
