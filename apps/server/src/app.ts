@@ -2,6 +2,7 @@ import fastifyCookie from "@fastify/cookie";
 import fastifyMultipart from "@fastify/multipart";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
+import { sql } from "drizzle-orm";
 import Fastify, { type FastifyInstance } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
@@ -16,7 +17,8 @@ import { createBaileysChannel } from "./channels/baileys/index.js";
 import type { ChannelFactory } from "./channels/channel.js";
 import { ChannelManager } from "./channels/manager.js";
 import { SimulatorHub } from "./channels/simulator/session.js";
-import { startAutoClose } from "./jobs/auto-close.js";
+import { runAutoClose } from "./jobs/auto-close.js";
+import { JobRunner } from "./jobs/runner.js";
 import { EventBus } from "./lib/events.js";
 import { MediaStore } from "./lib/media.js";
 import { authRoutes } from "./modules/auth/routes.js";
@@ -24,9 +26,16 @@ import { createAuthStateStore } from "./modules/connections/auth-state.js";
 import { connectionRoutes } from "./modules/connections/routes.js";
 import { startAllSessions } from "./modules/connections/service.js";
 import { simulatorRoutes } from "./modules/connections/simulator.routes.js";
+import { createSimulatorStore } from "./modules/connections/simulator-store.js";
+import type { ConvDeps } from "./modules/outbox/deps.js";
+import { pruneIdempotencyKeys } from "./modules/outbox/idempotency.js";
+import { OutboxSender, type SenderOptions } from "./modules/outbox/sender.js";
+import { systemRoutes } from "./modules/system/routes.js";
+import type { Clock } from "./lib/pace.js";
 import { contactRoutes } from "./modules/contacts/routes.js";
 import { createInboundPipeline } from "./modules/messages/inbound.js";
-import { type ConvDeps, messageWidLookup } from "./modules/messages/outbound.js";
+import { createJournal, pruneJournal } from "./modules/messages/journal.js";
+import { messageWidLookup, publishMessage } from "./modules/messages/queries.js";
 import { messageRoutes } from "./modules/messages/routes.js";
 import { queueRoutes } from "./modules/queues/routes.js";
 import { quickAnswerRoutes } from "./modules/quick-answers/routes.js";
@@ -48,6 +57,12 @@ export interface BuildOptions {
   simulatorAckDelayMs?: number;
   /** Replaces channel drivers by type (tests inject a Baileys driver over a fake socket). */
   channelFactories?: Partial<Record<ChannelType, ChannelFactory>>;
+  /** The clock of the outbox sender and the job runner (tests pass a fake one). */
+  clock?: Clock;
+  /** Outbox sender tuning (tests shorten backoffs). */
+  sender?: SenderOptions;
+  /** Delay before a failed inbound event is handled again (tests shorten it). */
+  journalRetryDelayMs?: (attempt: number) => number;
 }
 
 export interface App {
@@ -59,6 +74,10 @@ export interface App {
   /** The simulator sessions (demo customers), for the simulator page and tests. */
   simulator: SimulatorHub;
   conv: ConvDeps;
+  /** The outbox's senders, one per connection. */
+  sender: OutboxSender;
+  /** The one job runner. */
+  jobs: JobRunner;
   close(): Promise<void>;
 }
 
@@ -107,19 +126,51 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   refreshSocketUsers(ctx, io);
   registerTicketRealtime(ctx, io);
 
-  // channels: one session per connection, every event into the one inbound pipeline
+  // channels: one session per connection; every event journaled, then handed to the one inbound pipeline
+  const journal = createJournal(database.db);
   const channels = new ChannelManager({
     log: app.log,
     authState: (whatsappId) => createAuthStateStore(database.db, whatsappId),
     getMessage: (whatsappId, id) => messageWidLookup(database.db, whatsappId, id),
+    journal,
+    retryDelayMs: opts.journalRetryDelayMs,
   });
-  const simulator = new SimulatorHub({ ackDelayMs: opts.simulatorAckDelayMs });
+  const simulator = new SimulatorHub(createSimulatorStore(database.db, config.dataDir), { ackDelayMs: opts.simulatorAckDelayMs });
   channels.register("simulator", simulator.factory);
   channels.register("baileys", (deps) => createBaileysChannel(deps));
   for (const [type, factory] of Object.entries(opts.channelFactories ?? {})) if (factory) channels.register(type as ChannelType, factory);
   const media = new MediaStore(config.dataDir);
-  const conv: ConvDeps = { ctx, channels, media, earlyAcks: new Map() };
-  channels.setHandler(createInboundPipeline(conv));
+
+  // the outbox: every send is stored first, then sent by its connection's sender
+  const sender = new OutboxSender(ctx, channels, media, async ({ messageId }) => void (await publishMessage(ctx, messageId, "updated")), {
+    clock: opts.clock,
+    ...opts.sender,
+  });
+  const conv: ConvDeps = {
+    ctx,
+    channels,
+    media,
+    outbox: {
+      wake: (whatsappId) => sender.wake(whatsappId),
+      async committed(queued) {
+        for (const w of new Set(queued.map((q) => q.whatsappId))) sender.wake(w);
+        for (const q of queued) await publishMessage(ctx, q.id, "created");
+      },
+    },
+  };
+  channels.setHandler(createInboundPipeline(conv, journal));
+
+  // the one job runner
+  const jobs = new JobRunner(ctx, { clock: opts.clock });
+  jobs.every("tickets.autoClose", config.AUTO_CLOSE_INTERVAL_S * 1000, async () => {
+    const n = await runAutoClose(conv);
+    if (n) ctx.log.info({ closed: n }, "auto-closed idle tickets");
+  });
+  jobs.every("system.prune", 6 * 3600 * 1000, async () => {
+    await pruneJournal(database.db);
+    await pruneIdempotencyKeys(database.db);
+    await database.db.execute(sql`delete from jobs where state = 'done' and updated_at < now() - interval '1 day'`);
+  });
 
   const guard = makeGuards(ctx);
   for (const plugin of [
@@ -133,6 +184,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     connectionRoutes(ctx, channels, guard),
     ticketRoutes(conv, guard),
     messageRoutes(conv, guard),
+    systemRoutes(ctx, guard),
     ...(config.simulatorEnabled ? [simulatorRoutes(ctx, channels, simulator, guard)] : []),
   ]) {
     await app.register(plugin);
@@ -145,9 +197,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (web) await registerWebApp(app, web);
   }
 
-  // jobs
+  // sessions (each replays its unfinished journal events first), the senders, the jobs
   await startAllSessions(ctx, channels);
-  const stopAutoClose = startAutoClose(ctx);
+  await sender.start();
+  await jobs.start();
 
   let closed = false;
   return {
@@ -157,10 +210,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     channels,
     simulator,
     conv,
+    sender,
+    jobs,
     async close() {
       if (closed) return;
       closed = true;
-      stopAutoClose();
+      sender.stop();
+      await jobs.stop();
       await channels.stopAll();
       await channels.idle();
       io.close();

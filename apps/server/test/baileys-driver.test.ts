@@ -28,8 +28,6 @@ function setup(opts: { store?: MemoryAuthStore; options?: Partial<BaileysChannel
     },
     timer,
     random: () => 0.5,
-    // no pacing in these tests: the limiter has its own
-    rateLimit: { burst: 1000, burstRefillMs: 1 },
     ...opts.options,
   });
   const last = () => sockets[sockets.length - 1];
@@ -304,29 +302,28 @@ describe("baileys driver: auth state over the store", () => {
 });
 
 describe("baileys driver: inbound", () => {
-  it("emits normalized messages from messages.upsert, resolving LID-only senders through the mapping store", async () => {
+  it("journals normalized messages from messages.upsert first; a LID-only sender gets its number from the mapping store before it is handled", async () => {
     const t = setup();
     const s = await connected(t);
     s.pnForLid.set(`${LID}@lid`, `${PN}@s.whatsapp.net`);
     s.emit("messages.upsert", { messages: [fixture("text-lid-only"), fixture("status-broadcast"), fixture("revoke")], type: "notify" });
     await flush();
-    expect(of(t.events, "message").map((e) => e.message.chat)).toEqual([{ number: PN, lid: LID, isGroup: false }]);
+    const [journaled] = of(t.events, "message");
+    // emitted (journaled) with what was known at once, no lookup awaited before it
+    expect(journaled.message.chat).toEqual({ lid: LID, isGroup: false });
     expect(of(t.events, "delete")).toEqual([{ type: "delete", id: "3EB0A1B2C3D4E5F60001" }]);
+    const resolved = (await t.session.resolve?.(journaled)) as typeof journaled;
+    expect(resolved.message.chat).toEqual({ number: PN, lid: LID, isGroup: false });
   });
 
-  it("a batch received just before a reconnect is still delivered whole", async () => {
+  it("a batch received just before a reconnect is still journaled whole, in order", async () => {
     const t = setup();
     const s = await connected(t);
-    let release!: (v: string | null) => void;
-    s.signalRepository.lidMapping.getPNForLID = () => new Promise((r) => (release = r));
     s.emit("messages.upsert", { messages: [fixture("text-lid-only"), fixture("text-pn-with-lid-alt")], type: "notify" });
     s.close(515);
     await flush();
     expect(t.sockets).toHaveLength(2);
-    release(`${PN}@s.whatsapp.net`);
-    await flush();
     expect(of(t.events, "message").map((e) => e.message.id)).toEqual(["3EB0A1B2C3D4E5F60003", "3EB0A1B2C3D4E5F60001"]);
-    expect(of(t.events, "message")[0].message.chat.number).toBe(PN);
   });
 
   it("learns LID mappings from lid-mapping.update", async () => {
@@ -400,13 +397,14 @@ describe("baileys driver: inbound", () => {
 });
 
 describe("baileys driver: outbound", () => {
-  it("a reply with a quote passes the quoted key and text to sendMessage", async () => {
+  it("a reply is sent with the id it was stored with, and a quote passes the quoted key and text", async () => {
     const t = setup();
     const s = await connected(t);
     const sent = await t.session.send(
       { number: PN, lid: LID },
       { kind: "text", body: "Pode reiniciar o roteador?" },
       { id: "3EB0A1B2C3D4E5F60001", fromMe: false, body: "Boa tarde, minha internet caiu" },
+      { id: "3EB0STOREDFIRST000001" },
     );
     expect(sent).toEqual({ id: "BAE5OUT1", timestamp: new Date("2026-01-01T10:00:00.000Z") });
     expect(s.callsOf("sendMessage")).toEqual([
@@ -414,6 +412,7 @@ describe("baileys driver: outbound", () => {
         `${PN}@s.whatsapp.net`,
         { text: "Pode reiniciar o roteador?" },
         {
+          messageId: "3EB0STOREDFIRST000001",
           quoted: {
             key: { remoteJid: `${PN}@s.whatsapp.net`, fromMe: false, id: "3EB0A1B2C3D4E5F60001" },
             message: { conversation: "Boa tarde, minha internet caiu" },
@@ -430,8 +429,10 @@ describe("baileys driver: outbound", () => {
       { groupId: "120363025746812345" },
       { kind: "text", body: "Verificando" },
       { id: "Q1", fromMe: false, body: "caiu", author: { lid: LID } },
+      { id: "3EB0GROUP" },
     );
     expect(s.callsOf("sendMessage")[0][2]).toEqual({
+      messageId: "3EB0GROUP",
       quoted: {
         key: { remoteJid: "120363025746812345@g.us", fromMe: false, id: "Q1", participant: `${LID}@lid` },
         message: { conversation: "caiu" },
@@ -444,20 +445,27 @@ describe("baileys driver: outbound", () => {
     const s = await connected(t);
     const to = { number: PN };
     const data = Buffer.from("bytes");
-    await t.session.send(to, { kind: "media", mediaType: "image", data, mimetype: "image/png", caption: "Planos" });
-    await t.session.send(to, { kind: "media", mediaType: "audio", data, mimetype: "audio/ogg; codecs=opus" });
-    await t.session.send(to, { kind: "media", mediaType: "audio", data, mimetype: "audio/mpeg", ptt: true });
-    await t.session.send(to, { kind: "media", mediaType: "video", data, mimetype: "video/mp4" });
-    await t.session.send(to, {
-      kind: "media",
-      mediaType: "document",
-      data,
-      mimetype: "application/pdf",
-      fileName: "boleto.pdf",
-      caption: "Seu boleto",
+    await t.session.send(to, { kind: "media", mediaType: "image", data, mimetype: "image/png", caption: "Planos" }, undefined, {
+      id: "3EB0X",
     });
-    await t.session.send(to, { kind: "location", latitude: -23.5, longitude: -46.6, name: "Loja" });
-    await t.session.send(to, { kind: "contact", displayName: "Suporte", vcard: "BEGIN:VCARD\nEND:VCARD" });
+    await t.session.send(to, { kind: "media", mediaType: "audio", data, mimetype: "audio/ogg; codecs=opus" }, undefined, { id: "3EB0X" });
+    await t.session.send(to, { kind: "media", mediaType: "audio", data, mimetype: "audio/mpeg", ptt: true }, undefined, { id: "3EB0X" });
+    await t.session.send(to, { kind: "media", mediaType: "video", data, mimetype: "video/mp4" }, undefined, { id: "3EB0X" });
+    await t.session.send(
+      to,
+      {
+        kind: "media",
+        mediaType: "document",
+        data,
+        mimetype: "application/pdf",
+        fileName: "boleto.pdf",
+        caption: "Seu boleto",
+      },
+      undefined,
+      { id: "3EB0X" },
+    );
+    await t.session.send(to, { kind: "location", latitude: -23.5, longitude: -46.6, name: "Loja" }, undefined, { id: "3EB0X" });
+    await t.session.send(to, { kind: "contact", displayName: "Suporte", vcard: "BEGIN:VCARD\nEND:VCARD" }, undefined, { id: "3EB0X" });
     expect(s.callsOf("sendMessage").map((c) => c[1])).toEqual([
       { image: data, mimetype: "image/png", caption: "Planos" },
       { audio: data, ptt: true, mimetype: "audio/ogg; codecs=opus" },
@@ -509,7 +517,11 @@ describe("baileys driver: outbound", () => {
   it("refuses to send while not connected", async () => {
     const t = setup();
     await t.session.start();
-    await expect(t.session.send({ number: PN }, { kind: "text", body: "oi" })).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
+    // a send while disconnected is a transient failure: the outbox keeps the message for the reconnect
+    await expect(t.session.send({ number: PN }, { kind: "text", body: "oi" }, undefined, { id: "3EB0X" })).rejects.toMatchObject({
+      reason: "ERR_WAPP_NOT_INITIALIZED",
+      permanent: false,
+    });
     await expect(t.session.checkNumber(PN)).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
     // presence and read receipts are best effort
     await expect(t.session.setTyping({ number: PN }, true)).resolves.toBeUndefined();
@@ -521,7 +533,10 @@ describe("baileys driver: outbound", () => {
     s.sendMessage = async () => {
       throw new Error("socket hiccup");
     };
-    await expect(t.session.send({ number: PN }, { kind: "text", body: "oi" })).rejects.toMatchObject({ code: "ERR_SENDING_WAPP_MSG" });
+    await expect(t.session.send({ number: PN }, { kind: "text", body: "oi" }, undefined, { id: "3EB0X" })).rejects.toMatchObject({
+      reason: "ERR_SENDING_WAPP_MSG",
+      permanent: false,
+    });
   });
 });
 

@@ -149,7 +149,9 @@ export function makeDeps(store: AuthStateStore, overrides: Partial<ChannelDeps> 
   const deps: ChannelDeps = {
     whatsappId: 7,
     name: "Suporte",
-    emit: (e) => events.push(e),
+    emit: async (e) => {
+      events.push(e);
+    },
     authState: store,
     getMessage: async (id) => (id === "BAE5KNOWN" ? { body: "texto guardado" } : undefined),
     log: { info: at("info"), warn: at("warn"), error: at("error"), debug: at("debug") },

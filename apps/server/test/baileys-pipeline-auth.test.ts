@@ -33,7 +33,6 @@ function setup() {
     },
     timer: new ManualTimer(),
     random: () => 0.5,
-    rateLimit: { minIntervalMs: 0, jitterMs: 0 },
   });
   return { store, sockets, session };
 }

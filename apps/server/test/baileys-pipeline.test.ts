@@ -50,7 +50,6 @@ async function boot(database: Database, config: Config): Promise<Harness> {
           // no waits: reconnects only when a test fires the timer, sends never paced
           timer,
           random: () => 0.5,
-          rateLimit: { minIntervalMs: 0, jitterMs: 0 },
           downloadMedia: async (msg: WAMessage) => {
             const data = downloads.get(msg.key.id ?? "");
             if (!data) throw new Error("media gone");
@@ -99,11 +98,12 @@ async function rows<T extends Record<string, unknown>>(query: ReturnType<typeof 
   return (await h.built.ctx.db.execute<T>(query)).rows as T[];
 }
 
-/** Lets the driver's queued work run, then waits until the pipeline has handled every event. */
+/** Lets the driver's queued work run, then waits until the pipeline has handled every event and the outbox sent what it holds. */
 async function settle() {
   for (let i = 0; i < 3; i++) {
     await flush();
     await h.built.channels.idle();
+    await h.built.sender.idle();
   }
 }
 
@@ -214,6 +214,10 @@ describe(`baileys through the pipeline (${process.env.TEST_DATABASE_URL ? "Postg
       type: "baileys",
       acceptCalls: false,
       callRefuseMessage: "Não atendemos ligações por aqui, escreva sua dúvida.",
+      // sends without waiting for the pace (the pace has its own tests)
+      sendIntervalMs: 0,
+      sendJitterMs: 0,
+      sendBurst: 20,
     });
     expect(created.status).toBe(200);
     whatsappId = created.body.id;
@@ -578,11 +582,14 @@ describe(`baileys through the pipeline (${process.env.TEST_DATABASE_URL ? "Postg
       expect(res.status).toBe(200);
       const [sent] = res.body as { id: number; wid: string; ack: number; fromMe: boolean; quotedMsg: { id: number } }[];
       expect(sent).toMatchObject({ fromMe: true, ack: 0, quotedMsg: { id: q.id } });
+      await settle();
       const [[jid, content, options]] = callsSince(mark, "sendMessage") as [string, { text: string }, { quoted: WAMessage }][];
       expect(jid).toBe(pnJid(MARIA.pn));
       expect(content).toEqual({ text: "Amanhã pela manhã" });
       expect(options.quoted.key).toMatchObject({ remoteJid: pnJid(MARIA.pn), fromMe: false, id: question });
       expect(options.quoted.message).toEqual({ conversation: "qual o prazo da visita?" });
+      // sent with the id it was stored with
+      expect(options).toMatchObject({ messageId: sent.wid });
 
       // WhatsApp's statuses: SERVER_ACK 2 → ack 1, DELIVERY_ACK 3 → 2, READ 4 → 3, PLAYED 5 → 4
       for (const [status, ack] of [
@@ -623,6 +630,7 @@ describe(`baileys through the pipeline (${process.env.TEST_DATABASE_URL ? "Postg
     expect(res.statusCode).toBe(200);
     const [sent] = res.json() as { wid: string; mediaType: string; mediaUrl: string }[];
     expect(sent.mediaType).toBe("image");
+    await settle();
     const [[jid, content]] = callsSince(mark, "sendMessage") as [string, { image: Buffer; mimetype: string; caption?: string }][];
     expect(jid).toBe(pnJid(MARIA.pn));
     expect(Buffer.compare(content.image, PNG)).toBe(0);
@@ -656,6 +664,11 @@ describe(`baileys through the pipeline (${process.env.TEST_DATABASE_URL ? "Postg
     ]);
 
     const [sent] = (await api("POST", `/messages/${ticket.id}`, { body: "mensagem errada" })).body as { id: number; wid: string }[];
+    await settle();
+    live().emit("messages.update", [
+      { key: { remoteJid: pnJid(MARIA.pn), fromMe: true, id: sent.wid }, update: { status: 2 } },
+    ] as WAMessageUpdate[]);
+    await settle();
     const at = live().calls.length;
     const deleted = await api("DELETE", `/messages/${sent.id}`);
     expect(deleted.body).toMatchObject({ id: sent.id, isDeleted: true });
@@ -743,6 +756,7 @@ describe(`baileys through the pipeline (${process.env.TEST_DATABASE_URL ? "Postg
     expect(cida).toMatchObject({ id: old.id, number: "5511987650010", lid: "210987650000010" });
     mark = live().calls.length;
     expect((await api("POST", `/messages/${opened.body.id}`, { body: "Olá, Dona Cida" })).status).toBe(200);
+    await settle();
     expect(callsSince(mark, "sendMessage")[0][0]).toBe(pnJid("5511987650010"));
 
     // a contact WhatsApp already told us about (it has a LID) is not asked again

@@ -1,6 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { io as connect, type Socket } from "socket.io-client";
+import { sql } from "drizzle-orm";
 import type { SimulatorSession } from "../src/channels/simulator/session.js";
+import type { DomainEvents } from "../src/lib/events.js";
 import { bearer, type TestApp } from "./helpers.js";
 
 /** Shared steps of the conversation tests: queues, a paired simulator connection, customers, sockets. */
@@ -35,7 +37,17 @@ export interface SimConnection {
 /** A simulator connection, created through the API and paired by scanning its QR code. */
 export async function pairedSimulator(
   t: TestApp,
-  input: { name?: string; queueIds?: number[]; greetingMessage?: string; farewellMessage?: string; isDefault?: boolean } = {},
+  input: {
+    name?: string;
+    queueIds?: number[];
+    greetingMessage?: string;
+    farewellMessage?: string;
+    isDefault?: boolean;
+    /** the number's send pace; tests send without waiting unless they test the pace */
+    sendIntervalMs?: number;
+    sendJitterMs?: number;
+    sendBurst?: number;
+  } = {},
 ): Promise<SimConnection> {
   const res = await api(t, t.adminToken, "POST", "/whatsapp", {
     name: input.name ?? `Sim ${++seq}`,
@@ -43,6 +55,9 @@ export async function pairedSimulator(
     queueIds: input.queueIds ?? [],
     greetingMessage: input.greetingMessage ?? "",
     farewellMessage: input.farewellMessage ?? "",
+    sendIntervalMs: input.sendIntervalMs ?? 0,
+    sendJitterMs: input.sendJitterMs ?? 0,
+    sendBurst: input.sendBurst ?? 20,
     ...(input.isDefault !== undefined && { isDefault: input.isDefault }),
   });
   if (res.status !== 200) throw new Error(`whatsapp: ${res.status} ${JSON.stringify(res.body)}`);
@@ -55,7 +70,16 @@ export async function pairedSimulator(
   return { whatsappId, session };
 }
 
-/** A customer writes and the pipeline has handled it (and any automatic reply). */
+/** Everything received has been handled and everything queued has been sent (or failed). */
+export async function settle(t: TestApp): Promise<void> {
+  for (let i = 0; i < 5; i++) {
+    await t.channels.idle();
+    await t.sender.idle();
+  }
+  await t.channels.idle();
+}
+
+/** A customer writes and the pipeline has handled it, and any automatic reply has been sent. */
 export async function customerSays(
   t: TestApp,
   sim: SimConnection,
@@ -69,14 +93,14 @@ export async function customerSays(
     groupId?: string;
   } = {},
 ): Promise<string> {
-  const id = sim.session.customerSend({ number, name: extra.name ?? `Cliente ${number.slice(-4)}`, body, ...extra });
-  await t.channels.idle();
+  const id = await sim.session.customerSend({ number, name: extra.name ?? `Cliente ${number.slice(-4)}`, body, ...extra });
+  await settle(t);
   return id;
 }
 
 /** What the customer's phone shows of the chat (agent and bot replies are fromMe). */
 export function phoneOf(sim: SimConnection, number: string) {
-  return sim.session.chats.get(number)?.messages ?? [];
+  return sim.session.messages(number);
 }
 
 export async function ticketOfContact(t: TestApp, number: string) {
@@ -137,7 +161,37 @@ export function recorder<T = unknown>(socket: Socket, event: string) {
   };
 }
 
-export const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits for the next domain event that matches (or one already published while waiting). */
+export function nextEvent<K extends keyof DomainEvents>(
+  t: TestApp,
+  name: K,
+  pred: (p: DomainEvents[K]) => boolean = () => true,
+  timeoutMs = 10_000,
+): Promise<DomainEvents[K]> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`no ${name} event matched within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const off = t.ctx.events.on(name, (p) => {
+      if (!pred(p)) return;
+      clearTimeout(timer);
+      off();
+      resolve(p);
+    });
+  });
+}
+
+/** Resolves when a message's ack reaches `ack` (the channel's receipts are journaled and applied). */
+export async function ackReaches(t: TestApp, messageId: number, ack: number): Promise<void> {
+  const seen = nextEvent(t, "message.updated", (p) => p.message.id === messageId && p.message.ack >= ack);
+  const [row] = (await t.ctx.db.execute<{ ack: number }>(sql`select ack from messages where id = ${messageId}`)).rows;
+  if (row && row.ack >= ack) {
+    seen.catch(() => undefined);
+    return;
+  }
+  await seen;
+}
 
 /** A tiny but real PNG (1×1), recognised by content. */
 export const PNG = Buffer.from(

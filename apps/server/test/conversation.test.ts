@@ -9,6 +9,7 @@ import {
   PNG,
   pairedSimulator,
   phoneOf,
+  settle,
   recorder,
   type SimConnection,
   socketFor,
@@ -76,18 +77,19 @@ it("a simulated customer and signed-in agents carry a whole conversation", async
   expect(await emitAck(betoSocket, "joinTickets", "pending")).toEqual({ ok: true });
 
   // 1. the customer writes; the connection answers with its greeting and the queue menu
-  const firstId = sim.session.customerSend({ number: customer, name: "Joana Cliente", body: "Oi, minha internet caiu" });
+  const firstId = await sim.session.customerSend({ number: customer, name: "Joana Cliente", body: "Oi, minha internet caiu" });
   await anaMessages.waitFor((p) => !p.message.fromMe && p.message.body === "Oi, minha internet caiu");
   await anaMessages.waitFor((p) => p.message.fromMe && p.message.body.includes("Escolha o setor"));
-  const menu = phoneOf(sim, customer).filter((m) => m.fromMe)[0];
+  await settle(t);
+  const menu = (await phoneOf(sim, customer)).filter((m) => m.fromMe)[0];
   expect(menu.body).toBe("Olá! Bem-vindo à Fibra Net. Escolha o setor:\n\n*1* - Financeiro\n*2* - Suporte");
 
   // 2. a valid choice routes the ticket to Suporte; its greeting follows
-  sim.session.customerSend({ number: customer, name: "Joana Cliente", body: "2" });
+  await sim.session.customerSend({ number: customer, name: "Joana Cliente", body: "2" });
   const routed = await anaTickets.waitFor((p) => p.action === "update" && p.ticket?.queueId === support);
   const ticketId = routed.ticket?.id as number;
-  await t.channels.idle();
-  expect(phoneOf(sim, customer).at(-1)?.body).toBe("Você está no Suporte. Um técnico já vai te atender.");
+  await settle(t);
+  expect((await phoneOf(sim, customer)).at(-1)?.body).toBe("Você está no Suporte. Um técnico já vai te atender.");
 
   // 3. Ana finds it waiting and accepts it
   const waiting = await api(t, ana.token, "GET", "/tickets?status=pending");
@@ -120,7 +122,8 @@ it("a simulated customer and signed-in agents carry a whole conversation", async
   const replyMsg = reply.body[0];
   const replyEvent = await anaMessages.waitFor((p) => p.action === "create" && p.message.id === replyMsg.id);
   expect(replyEvent.message.quotedMsg?.id).toBe(first.id);
-  expect(phoneOf(sim, customer).at(-1)).toMatchObject({ body: "*Ana:*\nVou verificar sua conexão.", quotedId: firstId });
+  await settle(t);
+  expect((await phoneOf(sim, customer)).at(-1)).toMatchObject({ body: "*Ana:*\nVou verificar sua conexão.", quotedId: firstId });
 
   const form = multipart({ body: "Veja o diagnóstico" }, [{ field: "medias", name: "diagnostico.png", type: "image/png", data: PNG }]);
   const image = await t.app.inject({
@@ -132,15 +135,16 @@ it("a simulated customer and signed-in agents carry a whole conversation", async
   expect(image.statusCode).toBe(200);
   const imageEvent = await anaMessages.waitFor((p) => p.action === "create" && p.message.mediaType === "image");
   expect(imageEvent.message.mediaUrl).toMatch(/^\/media\//);
-  expect(phoneOf(sim, customer).at(-1)).toMatchObject({ mediaType: "image", body: "Veja o diagnóstico" });
+  await settle(t);
+  expect((await phoneOf(sim, customer)).at(-1)).toMatchObject({ mediaType: "image", body: "Veja o diagnóstico" });
 
   // 6. acks advance: delivered by the phone, read when the customer reads
   await anaMessages.waitFor((p) => p.action === "update" && p.message.id === replyMsg.id && p.message.ack === 2);
-  sim.session.customerRead(customer);
+  await sim.session.customerRead(customer);
   await anaMessages.waitFor((p) => p.action === "update" && p.message.id === replyMsg.id && p.message.ack === 3);
 
   // 7. the customer answers; Ana hears it in the chat box
-  sim.session.customerSend({ number: customer, body: "Era sobre a fatura também" });
+  await sim.session.customerSend({ number: customer, body: "Era sobre a fatura também" });
   await anaMessages.waitFor((p) => p.message.body === "Era sobre a fatura também" && p.ticket.id === ticketId);
 
   // 8. Ana transfers to Financeiro: pending there, nobody's; Beto hears it and accepts
@@ -160,8 +164,8 @@ it("a simulated customer and signed-in agents carry a whole conversation", async
   const closed = await api(t, beto.token, "PUT", `/tickets/${ticketId}`, { status: "closed" });
   expect(closed.body.status).toBe("closed");
   await betoTickets.waitFor((p) => p.action === "update" && p.ticket?.status === "closed");
-  await t.channels.idle();
-  expect(phoneOf(sim, customer).at(-1)?.body).toBe("Atendimento encerrado. Obrigado!");
+  await settle(t);
+  expect((await phoneOf(sim, customer)).at(-1)?.body).toBe("Atendimento encerrado. Obrigado!");
 
   // the whole conversation is on the one ticket, in order, nothing lost
   const all = await api(t, t.adminToken, "GET", `/messages/${ticketId}?rowsPerPage=50`);

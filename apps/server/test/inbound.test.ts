@@ -45,13 +45,13 @@ describe("the queue step", () => {
     const { rows } = await ticketsOf("5511900000001", single.whatsappId);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: "pending", queue_id: support, unread_messages: 1, last_message: "oi" });
-    expect(phoneOf(single, "5511900000001").filter((m) => m.fromMe)).toHaveLength(0);
+    expect((await phoneOf(single, "5511900000001")).filter((m) => m.fromMe)).toHaveLength(0);
   });
 
   it("several queues: the greeting and a numbered menu; a valid number picks the queue and its greeting follows", async () => {
     const n = "5511900000002";
     await customerSays(t, menu, n, "bom dia");
-    let phone = phoneOf(menu, n).filter((m) => m.fromMe);
+    let phone = (await phoneOf(menu, n)).filter((m) => m.fromMe);
     expect(phone).toHaveLength(1);
     expect(phone[0].body).toContain("Olá! Escolha um setor:");
     expect(phone[0].body).toContain("*1* - Financeiro");
@@ -63,7 +63,7 @@ describe("the queue step", () => {
     ({ rows } = await ticketsOf(n, menu.whatsappId));
     expect(rows).toHaveLength(1);
     expect(rows[0].queue_id).toBe(support);
-    phone = phoneOf(menu, n).filter((m) => m.fromMe);
+    phone = (await phoneOf(menu, n)).filter((m) => m.fromMe);
     expect(phone.map((m) => m.body)).toEqual([expect.stringContaining("*2* - Suporte"), "Você está no suporte técnico."]);
     // nothing lost: both customer messages and both replies are on the one ticket
     const stored = await messagesOf(rows[0].id);
@@ -80,7 +80,7 @@ describe("the queue step", () => {
     await customerSays(t, menu, n, "oi");
     await customerSays(t, menu, n, "7");
     await customerSays(t, menu, n, "quero falar com alguém");
-    const replies = phoneOf(menu, n).filter((m) => m.fromMe);
+    const replies = (await phoneOf(menu, n)).filter((m) => m.fromMe);
     expect(replies).toHaveLength(3);
     for (const r of replies) expect(r.body).toContain("*1* - Financeiro");
     const { rows } = await ticketsOf(n, menu.whatsappId);
@@ -90,7 +90,7 @@ describe("the queue step", () => {
     await customerSays(t, menu, n, "1");
     const after = await ticketsOf(n, menu.whatsappId);
     expect(after.rows[0].queue_id).toBe(billing);
-    expect(phoneOf(menu, n).filter((m) => m.fromMe)).toHaveLength(3);
+    expect((await phoneOf(menu, n)).filter((m) => m.fromMe)).toHaveLength(3);
   });
 
   it("a connection without queues leaves the ticket without one", async () => {
@@ -106,8 +106,8 @@ describe("delivery", () => {
     await customerSays(t, single, n, "primeira", { id: "SAME-ID-1" });
     await customerSays(t, single, n, "primeira", { id: "SAME-ID-1" });
     // and concurrently
-    single.session.customerSend({ number: n, body: "segunda", id: "SAME-ID-2" });
-    single.session.customerSend({ number: n, body: "segunda", id: "SAME-ID-2" });
+    await single.session.customerSend({ number: n, body: "segunda", id: "SAME-ID-2" });
+    await single.session.customerSend({ number: n, body: "segunda", id: "SAME-ID-2" });
     await t.channels.idle();
     const { rows } = await ticketsOf(n, single.whatsappId);
     expect(rows).toHaveLength(1);

@@ -1,7 +1,18 @@
 import { PAGE_SIZE } from "@balcao/contract";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, createQueue, customerSays, multipart, PNG, pairedSimulator, pause, phoneOf, type SimConnection } from "./conversation-kit.js";
+import {
+  ackReaches,
+  api,
+  createQueue,
+  customerSays,
+  multipart,
+  PNG,
+  pairedSimulator,
+  phoneOf,
+  type SimConnection,
+  settle,
+} from "./conversation-kit.js";
 import { bearer, createTestApp, type TestApp } from "./helpers.js";
 
 let t: TestApp;
@@ -65,23 +76,21 @@ describe("POST /messages/:ticketId", () => {
     const res = await api(t, agent.token, "POST", `/messages/${tk.id}`, { body: "*Ana:*\nAté amanhã", quotedMsg: { id: question.id } });
     expect(res.status).toBe(200);
     const [sent] = res.body;
+    // answered from the commit: stored with the clock, before anything reached the phone
     expect(sent).toMatchObject({ fromMe: true, body: "*Ana:*\nAté amanhã", ack: 0, quotedMsg: { id: question.id, body: "qual o prazo?" } });
-    const phone = phoneOf(sim, tk.number);
+    await settle(t);
+    const phone = await phoneOf(sim, tk.number);
     const onPhone = phone[phone.length - 1];
     expect(onPhone).toMatchObject({ fromMe: true, body: "*Ana:*\nAté amanhã", quotedId: question.wid });
-    // the simulated phone reports server (1) and delivered (2) acks by itself
-    for (let i = 0; i < 100; i++) {
-      await t.channels.idle();
-      const [row] = (await t.ctx.db.execute<{ ack: number }>(sql`select ack from messages where id = ${sent.id}`)).rows;
-      if (row.ack === 2) break;
-      await pause(20);
-    }
-    expect((await t.ctx.db.execute<{ ack: number }>(sql`select ack from messages where id = ${sent.id}`)).rows[0].ack).toBe(2);
-    sim.session.customerRead(tk.number);
+    // sent with the id it was stored with; the simulated phone reports server (1) and delivered (2) acks by itself
+    expect(onPhone.id).toBe(sent.wid);
+    await ackReaches(t, sent.id, 2);
+    await sim.session.customerRead(tk.number);
     await t.channels.idle();
     expect((await t.ctx.db.execute<{ ack: number }>(sql`select ack from messages where id = ${sent.id}`)).rows[0].ack).toBe(3);
+    // the list shows the words as a person reads them, without the signature markup
     const ticket = await api(t, agent.token, "GET", `/tickets/${tk.id}`);
-    expect(ticket.body.lastMessage).toBe("*Ana:*\nAté amanhã");
+    expect(ticket.body.lastMessage).toBe("Até amanhã");
   });
 
   it("sends an image checked by content; a file that is not what it claims is refused", async () => {
@@ -98,7 +107,8 @@ describe("POST /messages/:ticketId", () => {
     expect(m).toMatchObject({ mediaType: "image", body: "segue o print", fileName: "print.png", mimetype: "image/png" });
     expect(m.mediaUrl).toMatch(/^\/media\/[a-f0-9]{32}\.png$/);
     expect((await t.app.inject({ method: "GET", url: m.mediaUrl })).rawPayload.equals(PNG)).toBe(true);
-    const onPhone = phoneOf(sim, tk.number).at(-1);
+    await settle(t);
+    const onPhone = (await phoneOf(sim, tk.number)).at(-1);
     expect(onPhone).toMatchObject({ mediaType: "image", body: "segue o print", mimetype: "image/png" });
 
     const fake = multipart({}, [{ field: "medias", name: "virus.png", type: "image/png", data: Buffer.from("<script>alert(1)</script>") }]);
@@ -112,7 +122,7 @@ describe("POST /messages/:ticketId", () => {
     expect(bad.json().error).toBe("ERR_INVALID_FILE");
   });
 
-  it("refuses an empty text, a ticket that is not open, and a connection that is down", async () => {
+  it("refuses an empty text and a ticket that is not open; a connection that is down keeps the message and sends it on reconnect", async () => {
     const tk = await openTicket();
     expect((await api(t, agent.token, "POST", `/messages/${tk.id}`, { body: "   " })).status).toBe(400);
     await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { status: "closed" });
@@ -127,7 +137,18 @@ describe("POST /messages/:ticketId", () => {
     const id = res.rows[0].id;
     await api(t, agent.token, "PUT", `/tickets/${id}`, { status: "open" });
     await api(t, t.adminToken, "DELETE", `/whatsappsession/${down.whatsappId}`);
-    expect((await api(t, agent.token, "POST", `/messages/${id}`, { body: "oi" })).body).toEqual({ error: "ERR_WAPP_NOT_INITIALIZED" });
+    const held = await api(t, agent.token, "POST", `/messages/${id}`, { body: "ainda aí?" });
+    expect(held.status).toBe(200);
+    expect(held.body[0]).toMatchObject({ ack: 0, sendError: null });
+    await settle(t);
+    expect((await phoneOf(down, number)).some((m) => m.body === "ainda aí?")).toBe(false);
+    // paired again: the queue resumes, the message goes out with its id
+    await api(t, t.adminToken, "PUT", `/whatsappsession/${down.whatsappId}`);
+    await t.channels.idle();
+    const again = t.simulator.get(down.whatsappId);
+    expect(await again?.scan(again.qrcode)).toBe(true);
+    await settle(t);
+    expect((await phoneOf(down, number)).filter((m) => m.body === "ainda aí?").map((m) => m.id)).toEqual([held.body[0].wid]);
   });
 });
 
@@ -135,10 +156,12 @@ describe("DELETE /messages/:id and typing", () => {
   it("an agent's message is deleted for everyone and marked isDeleted; a customer's is refused", async () => {
     const tk = await openTicket(["mensagem do cliente"]);
     const sent = (await api(t, agent.token, "POST", `/messages/${tk.id}`, { body: "errei" })).body[0];
+    await settle(t);
+    await ackReaches(t, sent.id, 1);
     const res = await api(t, agent.token, "DELETE", `/messages/${sent.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: sent.id, isDeleted: true, body: "" });
-    expect(phoneOf(sim, tk.number).find((m) => m.id === sent.wid)?.isDeleted).toBe(true);
+    expect((await phoneOf(sim, tk.number)).find((m) => m.id === sent.wid)?.isDeleted).toBe(true);
     const customerMsg = (await api(t, agent.token, "GET", `/messages/${tk.id}`)).body.messages.find((m: { fromMe: boolean }) => !m.fromMe);
     expect((await api(t, agent.token, "DELETE", `/messages/${customerMsg.id}`)).body).toEqual({ error: "ERR_NO_PERMISSION" });
     expect((await api(t, agent.token, "DELETE", "/messages/999999")).body).toEqual({ error: "ERR_NO_MESSAGE_FOUND" });
@@ -147,8 +170,8 @@ describe("DELETE /messages/:id and typing", () => {
   it("POST /digitando starts and stops the typing indicator on the customer's phone", async () => {
     const tk = await openTicket();
     expect((await api(t, agent.token, "POST", `/digitando/${tk.id}`)).body).toEqual({ typing: true, delivered: true });
-    expect(sim.session.chats.get(tk.number)?.typing).toBe(true);
+    expect(sim.session.typing.has(tk.number)).toBe(true);
     expect((await api(t, agent.token, "POST", `/digitando/stop/${tk.id}`)).body).toEqual({ typing: false, delivered: true });
-    expect(sim.session.chats.get(tk.number)?.typing).toBe(false);
+    expect(sim.session.typing.has(tk.number)).toBe(false);
   });
 });

@@ -107,11 +107,7 @@ describe("PUT /tickets/:id transitions", () => {
     await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { status: "open" });
     const closed = await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { status: "closed", userId: agent.id });
     expect(closed.body).toMatchObject({ status: "closed", userId: agent.id });
-    expect(
-      phoneOf(sim, tk.number)
-        .filter((m) => m.fromMe)
-        .map((m) => m.body),
-    ).toEqual(["Obrigado pelo contato!"]);
+    expect((await phoneOf(sim, tk.number)).filter((m) => m.fromMe).map((m) => m.body)).toEqual(["Obrigado pelo contato!"]);
     const reopened = await api(t, other.token, "PUT", `/tickets/${tk.id}`, { status: "open" });
     expect(reopened.body).toMatchObject({ status: "open", userId: other.id });
   });
@@ -358,7 +354,7 @@ describe("auto-close", () => {
     const off = t.ctx.events.on("ticket.updated", ({ ticket }) => {
       if (ticket.status === "closed") closed.push(ticket.id);
     });
-    expect(await runAutoClose(t.ctx)).toBeGreaterThanOrEqual(1);
+    expect(await runAutoClose(t.conv)).toBeGreaterThanOrEqual(1);
     off();
     expect(closed).toContain(idle.id);
     const statuses = await t.ctx.db.execute<{ id: number; status: string }>(
@@ -376,10 +372,10 @@ describe("auto-close", () => {
     await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { status: "open" });
     await t.ctx.db.execute(sql`update tickets set updated_at = now() - interval '3 hours' where id = ${tk.id}`);
     await api(t, t.adminToken, "PUT", "/settings/autoCloseHours", { value: "0" });
-    await runAutoClose(t.ctx);
+    await runAutoClose(t.conv);
     expect((await api(t, agent.token, "GET", `/tickets/${tk.id}`)).body.status).toBe("open");
     await api(t, t.adminToken, "PUT", "/settings/autoCloseHours", { value: "2" });
-    await runAutoClose(t.ctx);
+    await runAutoClose(t.conv);
     expect((await api(t, agent.token, "GET", `/tickets/${tk.id}`)).body.status).toBe("closed");
     await api(t, t.adminToken, "PUT", "/settings/autoCloseHours", { value: "24" });
   });

@@ -245,6 +245,12 @@ const whatsappFields = z.object({
   /** The message-API token; empty clears it. */
   token: z.string().trim().max(200, MSG.tooLong),
   queueIds: z.array(z.number().int().positive()),
+  /** The number's send pace (every source together): at least this many ms between two sends… */
+  sendIntervalMs: z.number().int().min(0).max(600_000),
+  /** …plus a random 0 to this many ms… */
+  sendJitterMs: z.number().int().min(0).max(600_000),
+  /** …except a burst of this many sends after a quiet spell. */
+  sendBurst: z.number().int().min(0).max(20),
 });
 export const whatsappBody = whatsappFields.extend({
   type: whatsappFields.shape.type.default("baileys"),
@@ -255,6 +261,9 @@ export const whatsappBody = whatsappFields.extend({
   farewellMessage: whatsappFields.shape.farewellMessage.default(""),
   token: whatsappFields.shape.token.optional(),
   queueIds: whatsappFields.shape.queueIds.default([]),
+  sendIntervalMs: whatsappFields.shape.sendIntervalMs.optional(),
+  sendJitterMs: whatsappFields.shape.sendJitterMs.optional(),
+  sendBurst: whatsappFields.shape.sendBurst.optional(),
 });
 export type WhatsappBody = z.input<typeof whatsappBody>;
 export const whatsappUpdateBody = whatsappFields.partial();

@@ -93,6 +93,10 @@ export const whatsappSchema = z.object({
   /** The message-API token of this connection. Shown to admins so they can copy it. */
   token: z.string(),
   queues: z.array(queueSummarySchema),
+  /** the number's send pace: interval and jitter in ms, burst allowance */
+  sendIntervalMs: z.number(),
+  sendJitterMs: z.number(),
+  sendBurst: z.number(),
   typebot: z.object({ enabled: z.boolean(), baseUrl: z.string(), slug: z.string(), hasApiKey: z.boolean() }),
   createdAt: isoDate,
   updatedAt: isoDate,
@@ -103,6 +107,8 @@ export const ticketSchema = z.object({
   id: z.number(),
   status: ticketStatusSchema,
   lastMessage: z.string(),
+  /** The message the preview shows could not be sent. */
+  lastMessageFailed: z.boolean(),
   unreadMessages: z.number(),
   isGroup: z.boolean(),
   transf: z.boolean(),
@@ -130,6 +136,10 @@ export const quotedMessageSchema = z.object({
   contact: z.object({ id: z.number(), name: z.string() }).nullable(),
 });
 
+/** Who wrote a message: the customer, an agent, the connection's automatic texts and bots, the paired phone itself, a schedule, the API, a disparo. */
+export const messageSourceSchema = z.enum(["customer", "agent", "bot", "phone", "schedule", "api", "disparo"]);
+export type MessageSource = z.infer<typeof messageSourceSchema>;
+
 export const messageSchema = z.object({
   id: z.number(),
   wid: z.string().nullable(),
@@ -148,6 +158,11 @@ export const messageSchema = z.object({
   contact: z.object({ id: z.number(), name: z.string(), profilePicUrl: z.string() }).nullable(),
   quotedMsgId: z.number().nullable(),
   quotedMsg: quotedMessageSchema.nullable(),
+  source: messageSourceSchema,
+  /** The agent who wrote it (agent messages and schedules). */
+  userId: z.number().nullable(),
+  /** Why an outgoing message could not be sent: it shows an error mark and 'Reenviar'. Null otherwise (ack 0 is the clock while it waits). */
+  sendError: z.string().nullable(),
   createdAt: isoDate,
   updatedAt: isoDate,
 });

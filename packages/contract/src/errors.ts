@@ -42,6 +42,10 @@ export const ERROR_STATUS = {
   ERR_INVALID_FILE: 400,
   ERR_TOO_MANY_REQUESTS: 429,
   ERR_TICKET_NOT_OPEN: 409,
+  /** a request with the same Idempotency-Key is still being handled */
+  ERR_IDEMPOTENCY_CONFLICT: 409,
+  /** 'Reenviar' on a message that did not fail */
+  ERR_MESSAGE_NOT_FAILED: 409,
   ERR_CANNOT_DELETE_SELF: 400,
   ERR_LAST_ADMIN: 400,
   ERR_INTERNAL: 500,

@@ -5,3 +5,4 @@ export * from "./entities.js";
 export * from "./api.js";
 export * from "./settings.js";
 export type * from "./socket.js";
+export * from "./text.js";

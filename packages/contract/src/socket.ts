@@ -23,7 +23,8 @@ export interface ServerToClientEvents {
     action: "update";
     session: { id: number; status: ConnectionStatus; qrcode: string; retries: number; updatedAt: string };
   }) => void;
-  typing: (p: { ticketId: number; typing: boolean }) => void;
+  /** someone types in a ticket the socket watches: the customer (no name), or another agent (their name) */
+  typing: (p: { ticketId: number; typing: boolean; name?: string }) => void;
 }
 
 /** Answer of a room join, when the client passes a callback: refused joins say why. */

@@ -19,8 +19,10 @@ export interface Address {
 export interface InboundMedia {
   mimetype: string;
   fileName?: string;
-  /** The bytes, or a loader for engines that download on demand. */
-  data: Buffer | (() => Promise<Buffer>);
+  /** The bytes, or a loader for engines that download on demand (absent in an event read back from the journal). */
+  data?: Buffer | (() => Promise<Buffer>);
+  /** Plain JSON from which the session downloads the bytes again (`downloadMedia`), kept in the journal. */
+  ref?: unknown;
 }
 
 /** One normalized message, whatever the engine. */
@@ -91,6 +93,29 @@ export interface SentMessage {
   timestamp: Date;
 }
 
+export interface SendOptions {
+  /**
+   * The channel message id, chosen when the message was stored. Every attempt of one message uses
+   * it, so a re-send after a crash is the same message to WhatsApp (and to the simulator).
+   */
+  id: string;
+}
+
+/**
+ * A send the channel refused. `permanent` failures (a number without WhatsApp, a logged-out
+ * session) are not retried; the others are, with backoff.
+ */
+export class ChannelSendError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly permanent: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(reason, options);
+    this.name = "ChannelSendError";
+  }
+}
+
 export interface ChannelSession {
   readonly whatsappId: number;
   readonly type: ChannelType;
@@ -102,7 +127,16 @@ export interface ChannelSession {
   logout(): Promise<void>;
   /** Asks for a fresh QR code (clears the auth and starts over). */
   requestNewQr(): Promise<void>;
-  send(to: Address, content: OutboundContent, quoted?: QuotedRef): Promise<SentMessage>;
+  /** Whether the session can send now (connected). */
+  readonly connected: boolean;
+  send(to: Address, content: OutboundContent, quoted: QuotedRef | undefined, opts: SendOptions): Promise<SentMessage>;
+  /** The bytes of an inbound media from its `ref` (journal replay). */
+  downloadMedia(ref: unknown): Promise<Buffer>;
+  /**
+   * Completes a journaled event with what the engine could not know at once (the phone number
+   * behind a LID, asked to WhatsApp), just before it is handled. Optional.
+   */
+  resolve?(event: ChannelEvent): Promise<ChannelEvent>;
   deleteForEveryone(to: Address, id: string, fromMe: boolean): Promise<void>;
   setTyping(to: Address, typing: boolean): Promise<void>;
   markRead(to: Address, ids: { id: string; fromMe: boolean }[]): Promise<void>;
@@ -123,8 +157,11 @@ export interface AuthStateStore {
 export interface ChannelDeps {
   whatsappId: number;
   name: string;
-  /** Called for every event; the manager routes them to the inbound pipeline. */
-  emit: (event: ChannelEvent) => void;
+  /**
+   * Called for every event. Resolves once the event is journaled (messages, acks, edits, deletes,
+   * calls): from then on it is the product's, even if the process dies before handling it.
+   */
+  emit: (event: ChannelEvent) => Promise<void>;
   authState: AuthStateStore;
   /** Answers the engine's "give me this message again" (retries), from the database. */
   getMessage: (id: string) => Promise<{ body: string } | undefined>;

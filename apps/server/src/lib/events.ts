@@ -28,7 +28,8 @@ export interface DomainEvents {
   "whatsapp.saved": { whatsapp: Whatsapp };
   "whatsapp.deleted": { whatsappId: number };
   "whatsapp.session": { id: number; status: ConnectionStatus; qrcode: string; retries: number; updatedAt: string };
-  "ticket.typing": { ticketId: number; typing: boolean };
+  /** someone is typing in a ticket: an agent (userId) or the customer (from the channel's presence) */
+  "ticket.typing": { ticketId: number; typing: boolean; userId?: number; name?: string };
 }
 
 export type DomainEventName = keyof DomainEvents;

@@ -95,6 +95,11 @@ export function registerTicketRealtime(ctx: AppContext, io: RealtimeServer) {
   events.on("message.created", ({ message, ticket }) => {
     io.to(roomsOf(ticket)).emit("appMessage", { action: "create", message, ticket, contact: ticket.contact });
   });
+  // someone types in a ticket: the others watching it see it (an agent never hears their own typing)
+  events.on("ticket.typing", ({ ticketId, typing, userId, name }) => {
+    const to = io.to(room.chat(ticketId));
+    (userId !== undefined ? to.except(`user:${userId}`) : to).emit("typing", { ticketId, typing, ...(name && { name }) });
+  });
   events.on("message.updated", ({ message, ticket }) => {
     io.to(roomsOf(ticket)).emit("appMessage", { action: "update", message, ticket, contact: ticket.contact });
   });

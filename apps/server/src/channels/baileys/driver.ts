@@ -1,14 +1,23 @@
-import { downloadMediaMessage, makeWASocket } from "baileys";
+import { BufferJSON, downloadMediaMessage, makeWASocket } from "baileys";
 import type { BaileysEventMap, WAMessage } from "baileys";
 import type { ConnectionStatus } from "@balcao/contract";
-import type { Address, ChannelDeps, ChannelEvent, ChannelSession, OutboundContent, QuotedRef, SentMessage } from "../channel.js";
+import {
+  type Address,
+  type ChannelDeps,
+  type ChannelEvent,
+  ChannelSendError,
+  type ChannelSession,
+  type OutboundContent,
+  type QuotedRef,
+  type SendOptions,
+  type SentMessage,
+} from "../channel.js";
 import { addressToJid, digitsOnly, parseJid, personFromJids, personJid, PN_SERVER, STATUS_BROADCAST } from "./address.js";
 import { loadAuthState, type StoredAuthState } from "./auth-state.js";
 import { baileysLogger } from "./logger.js";
-import { acksFromReceipts, acksFromUpdates, lidsWithoutNumber, normalizeCall, normalizeMessage, toDate } from "./normalize.js";
+import { acksFromReceipts, acksFromUpdates, normalizeCall, normalizeMessage, toDate } from "./normalize.js";
 import { toBaileysContent, toQuotedMessage } from "./outbound.js";
 import { DEFAULT_RECONNECT_POLICY, decideOnDisconnect, DisconnectCode, type ReconnectPolicyOptions } from "./policy.js";
-import { type Clock, createRateLimiter, type RateLimitOptions, realClock } from "./rate-limit.js";
 import type { BaileysSocketConfig, SocketFactory, WASocketLike } from "./socket.js";
 
 export interface Timer {
@@ -25,12 +34,9 @@ export interface BaileysChannelOptions {
   /** Builds the socket; defaults to Baileys' makeWASocket. Tests inject a fake. */
   socketFactory?: SocketFactory;
   policy?: Partial<ReconnectPolicyOptions>;
-  rateLimit?: Partial<RateLimitOptions>;
-  /** pacing clock of the send rate limiter */
-  clock?: Clock;
   /** schedules delayed reconnects */
   timer?: Timer;
-  /** jitter source for reconnects and sends */
+  /** jitter source for reconnects */
   random?: () => number;
   /** downloads a message's media; defaults to Baileys' downloadMediaMessage */
   downloadMedia?: (msg: WAMessage, sock: WASocketLike) => Promise<Buffer>;
@@ -77,14 +83,14 @@ const defaultDownload = (msg: WAMessage, sock: WASocketLike, logger: ReturnType<
 /**
  * A WhatsApp session over Baileys. Emits status events through its lifecycle (OPENING → qrcode →
  * CONNECTED; DISCONNECTED/TIMEOUT with a reason when it stops), inbound messages, acks, edits,
- * deletes, reactions and calls; sends through a per-session rate limiter.
+ * deletes, reactions and calls. Sends carry the id the message was stored with; their pace is the
+ * outbox sender's (one pace per number, every source together).
  */
 export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOptions = {}): ChannelSession {
   const factory: SocketFactory = opts.socketFactory ?? ((config) => makeWASocket(config));
   const policy: ReconnectPolicyOptions = { ...DEFAULT_RECONNECT_POLICY, ...opts.policy };
   const random = opts.random ?? Math.random;
   const timer = opts.timer ?? realTimer;
-  const limiter = createRateLimiter(opts.rateLimit, opts.clock ?? realClock, random);
   const log = deps.log;
   const bLogger = baileysLogger(log, { whatsappId: deps.whatsappId });
   const download = opts.downloadMedia ?? ((msg: WAMessage, sock: WASocketLike) => defaultDownload(msg, sock, bLogger));
@@ -117,16 +123,14 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
   // inbound batches keep their order
   let inbound: Promise<unknown> = Promise.resolve();
 
-  const emit = (event: ChannelEvent) => {
-    try {
-      deps.emit(event);
-    } catch (err) {
-      log.error({ whatsappId: deps.whatsappId, type: event.type, err: (err as Error)?.message }, "channel event handler failed");
-    }
-  };
+  /** Hands an event to the channel layer; resolves once it is journaled. */
+  const emit = (event: ChannelEvent): Promise<void> =>
+    deps.emit(event).catch((err) => {
+      log.error({ whatsappId: deps.whatsappId, type: event.type, err: (err as Error)?.message }, "channel event not journaled");
+    });
 
   const emitStatus = (status: ConnectionStatus, extra: { qrcode?: string; reason?: string; number?: string } = {}) => {
-    emit({
+    void emit({
       type: "status",
       status,
       qrcode: extra.qrcode ?? "",
@@ -176,22 +180,32 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
     }
   };
 
-  // a batch received before a reconnect is finished even if the socket is gone by then: WhatsApp
-  // already considers those messages delivered
+  /**
+   * A batch of messages. WhatsApp has been sent its delivery receipt already (Baileys does that
+   * before it emits), so each message is journaled as the first await: normalized with what is
+   * known at once (the key's alternate ids and the LID mappings seen so far) and written. A batch
+   * received before a reconnect is finished even if the socket is gone by then.
+   */
   const handleUpsert = async (s: WASocketLike, messages: WAMessage[]) => {
+    const events: ChannelEvent[] = [];
     for (const msg of messages) {
-      const found = new Map<string, string>();
-      for (const lid of lidsWithoutNumber(msg)) {
-        const pn = await lookupPn(s, lid);
-        if (pn) found.set(lid, pn);
-      }
       const event = normalizeMessage(msg, {
-        pnForLid: (lid) => found.get(lid) ?? lidToPn.get(lid),
+        pnForLid: (lid) => lidToPn.get(lid),
         download: (m) => download(m, s),
         self: selfAddress(s),
       });
-      if (event) emit(event);
+      if (!event) continue;
+      if (event.type === "message" && event.message.media) event.message.media.ref = JSON.parse(JSON.stringify(msg, BufferJSON.replacer));
+      events.push(event);
     }
+    for (const event of events) await emit(event);
+  };
+
+  /** A LID-only address gets its phone number from WhatsApp's mapping store, when it knows it. */
+  const withNumber = async <A extends Address>(a: A | undefined): Promise<A | undefined> => {
+    if (!a?.lid || a.number || !sock) return a;
+    const pn = await lookupPn(sock, a.lid);
+    return pn ? { ...a, number: pn } : a;
   };
 
   const attach = (s: WASocketLike, gen: number, saveCreds: () => Promise<void>, creds: object) => {
@@ -238,11 +252,11 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
       },
       "messages.update": (updates) => {
         if (gen !== generation) return;
-        for (const e of acksFromUpdates(updates)) emit(e);
+        for (const e of acksFromUpdates(updates)) void emit(e);
       },
       "message-receipt.update": (receipts) => {
         if (gen !== generation) return;
-        for (const e of acksFromReceipts(receipts)) emit(e);
+        for (const e of acksFromReceipts(receipts)) void emit(e);
       },
       call: (calls) => {
         if (gen !== generation) return;
@@ -250,7 +264,7 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
           const event = normalizeCall(call, { pnForLid: (lid) => lidToPn.get(lid) });
           if (!event) continue;
           remember(callJids, call.id, call.from, CALL_CACHE_LIMIT);
-          emit(event);
+          void emit(event);
         }
       },
       "lid-mapping.update": ({ lid, pn }) => {
@@ -354,6 +368,11 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
     if (!sock || phase !== "open") throw new BaileysChannelError("ERR_WAPP_NOT_INITIALIZED");
     return sock;
   };
+  /** For sends: a closed session is a transient failure (the outbox holds the message until it reconnects). */
+  const connectedOrRetry = (): WASocketLike => {
+    if (!sock || phase !== "open") throw new ChannelSendError("ERR_WAPP_NOT_INITIALIZED", false);
+    return sock;
+  };
 
   const session: ChannelSession = {
     whatsappId: deps.whatsappId,
@@ -415,34 +434,48 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
         await connect();
       }),
 
-    async send(to: Address, content: OutboundContent, quoted?: QuotedRef): Promise<SentMessage> {
-      connected();
+    get connected() {
+      return sock !== undefined && phase === "open";
+    },
+
+    async resolve(event: ChannelEvent): Promise<ChannelEvent> {
+      if (event.type === "call") return { ...event, from: (await withNumber(event.from)) ?? event.from };
+      if (event.type !== "message") return event;
+      const m = event.message;
+      const chat = m.chat.isGroup ? m.chat : ((await withNumber(m.chat)) ?? m.chat);
+      const sender = await withNumber(m.sender);
+      if (chat === m.chat && sender === m.sender) return event;
+      return { ...event, message: { ...m, chat, ...(sender && { sender }) } };
+    },
+
+    async send(to: Address, content: OutboundContent, quoted: QuotedRef | undefined, opts: SendOptions): Promise<SentMessage> {
+      const s = connectedOrRetry();
       const jid = addressToJid(to);
       const payload = toBaileysContent(content);
-      const options = quoted ? { quoted: toQuotedMessage(jid, to, quoted) } : undefined;
-      return limiter.run(async () => {
-        const s = connected();
-        let sent: WAMessage | undefined;
-        try {
-          sent = await s.sendMessage(jid, payload, options);
-        } catch (err) {
-          throw new BaileysChannelError("ERR_SENDING_WAPP_MSG", { cause: err });
-        }
-        if (!sent?.key?.id) throw new BaileysChannelError("ERR_SENDING_WAPP_MSG");
-        return { id: sent.key.id, timestamp: toDate(sent.messageTimestamp) ?? new Date() };
-      });
+      let sent: WAMessage | undefined;
+      try {
+        sent = await s.sendMessage(jid, payload, { messageId: opts.id, ...(quoted ? { quoted: toQuotedMessage(jid, to, quoted) } : {}) });
+      } catch (err) {
+        throw new ChannelSendError("ERR_SENDING_WAPP_MSG", false, { cause: err });
+      }
+      return { id: sent?.key?.id ?? opts.id, timestamp: toDate(sent?.messageTimestamp) ?? new Date() };
+    },
+
+    async downloadMedia(ref: unknown): Promise<Buffer> {
+      const msg = JSON.parse(JSON.stringify(ref), BufferJSON.reviver) as WAMessage;
+      const s = sock;
+      if (s) return download(msg, s);
+      return downloadMediaMessage(msg, "buffer", {}) as Promise<Buffer>;
     },
 
     async deleteForEveryone(to: Address, id: string, fromMe: boolean): Promise<void> {
       connected();
       const jid = addressToJid(to);
-      await limiter.run(async () => {
-        try {
-          await connected().sendMessage(jid, { delete: { remoteJid: jid, fromMe, id } });
-        } catch (err) {
-          throw new BaileysChannelError("ERR_DELETE_WAPP_MSG", { cause: err });
-        }
-      });
+      try {
+        await connected().sendMessage(jid, { delete: { remoteJid: jid, fromMe, id } });
+      } catch (err) {
+        throw new BaileysChannelError("ERR_DELETE_WAPP_MSG", { cause: err });
+      }
     },
 
     async setTyping(to: Address, typing: boolean): Promise<void> {

@@ -6,3 +6,8 @@ export * from "./tickets.js";
 export * from "./messages.js";
 export * from "./quick-answers.js";
 export * from "./settings.js";
+export * from "./outbox.js";
+export * from "./journal.js";
+export * from "./jobs.js";
+export * from "./ticket-history.js";
+export * from "./simulator.js";

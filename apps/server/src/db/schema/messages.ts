@@ -33,6 +33,10 @@ export const messages = pgTable(
     /** Set when the message was written by an agent in Balcão. */
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     quotedMsgId: bigint("quoted_msg_id", { mode: "number" }),
+    /** Who wrote it: customer, agent, bot (greeting, menu, farewell, flows), phone (sent from the paired phone), schedule, api, disparo. */
+    source: text("source").notNull().default("customer"),
+    /** Why an outgoing message could not be sent (it shows an error mark and 'Reenviar'); null otherwise. */
+    sendError: text("send_error"),
     ...timestamps,
   },
   (t) => [

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { timestamps } from "./common.js";
 import { contacts, tags } from "./contacts.js";
 import { queues } from "./queues.js";
@@ -14,6 +14,8 @@ export const tickets = pgTable(
       .notNull()
       .default("pending"),
     lastMessage: text("last_message").notNull().default(""),
+    /** The message the preview shows (a deleted or failed one changes it). */
+    lastMessageId: bigint("last_message_id", { mode: "number" }),
     unreadMessages: integer("unread_messages").notNull().default(0),
     isGroup: boolean("is_group").notNull().default(false),
     transf: boolean("transf").notNull().default(false),

@@ -26,6 +26,10 @@ export const whatsapps = pgTable(
     farewellMessage: text("farewell_message").notNull().default(""),
     /** Token of the message-sending API for this connection. */
     token: text("token"),
+    /** The pace of every send of this number: at least this long between two sends, plus a random jitter, with a small burst allowance after quiet. */
+    sendIntervalMs: integer("send_interval_ms").notNull().default(1000),
+    sendJitterMs: integer("send_jitter_ms").notNull().default(1500),
+    sendBurst: integer("send_burst").notNull().default(3),
     typebotEnabled: boolean("typebot_enabled").notNull().default(false),
     typebotBaseUrl: text("typebot_base_url").notNull().default(""),
     typebotSlug: text("typebot_slug").notNull().default(""),

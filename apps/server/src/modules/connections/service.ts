@@ -56,6 +56,9 @@ function toWhatsapp(r: WhatsappRow, qs: ConnectionQueue[], showSecrets: boolean)
     farewellMessage: r.farewellMessage,
     token: showSecrets ? (r.token ?? "") : "",
     queues: qs.map((q) => ({ id: q.id, name: q.name, color: q.color })),
+    sendIntervalMs: r.sendIntervalMs,
+    sendJitterMs: r.sendJitterMs,
+    sendBurst: r.sendBurst,
     typebot: { enabled: r.typebotEnabled, baseUrl: r.typebotBaseUrl, slug: r.typebotSlug, hasApiKey: r.typebotApiKey !== "" },
     createdAt: iso(r.createdAt),
     updatedAt: iso(r.updatedAt),
@@ -157,6 +160,9 @@ export async function createWhatsapp(ctx: AppContext, channels: ChannelManager, 
           greetingMessage: input.greetingMessage ?? "",
           farewellMessage: input.farewellMessage ?? "",
           token: input.token ? input.token : null,
+          ...(input.sendIntervalMs !== undefined && { sendIntervalMs: input.sendIntervalMs }),
+          ...(input.sendJitterMs !== undefined && { sendJitterMs: input.sendJitterMs }),
+          ...(input.sendBurst !== undefined && { sendBurst: input.sendBurst }),
         })
         .returning();
       await setQueues(tx, row.id, queueIds);
@@ -195,6 +201,9 @@ export async function updateWhatsapp(ctx: AppContext, channels: ChannelManager, 
           ...(input.greetingMessage !== undefined && { greetingMessage: input.greetingMessage }),
           ...(input.farewellMessage !== undefined && { farewellMessage: input.farewellMessage }),
           ...(input.token !== undefined && { token: input.token ? input.token : null }),
+          ...(input.sendIntervalMs !== undefined && { sendIntervalMs: input.sendIntervalMs }),
+          ...(input.sendJitterMs !== undefined && { sendJitterMs: input.sendJitterMs }),
+          ...(input.sendBurst !== undefined && { sendBurst: input.sendBurst }),
           updatedAt: new Date(),
         })
         .where(eq(whatsapps.id, id));

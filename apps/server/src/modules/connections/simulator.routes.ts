@@ -22,6 +22,11 @@ const customerMessage = z.object({
   name: z.string().trim().max(50).default(""),
   body: z.string().max(65_536).default(""),
   quotedId: z.string().max(100).optional(),
+  /** a client-chosen message id: a retried request with the same id is one message */
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{6,100}$/)
+    .optional(),
 });
 
 /**
@@ -95,32 +100,39 @@ export function simulatorRoutes(ctx: AppContext, channels: ChannelManager, hub: 
       }
       const input = customerMessage.parse(fields);
       if (!input.body.trim() && !media) throw new AppError("ERR_VALIDATION", 400, { body: ["Required"] });
-      try {
-        return { id: session.customerSend({ ...input, media }) };
-      } catch {
-        throw new AppError("ERR_WAPP_NOT_INITIALIZED");
-      }
+      if (!session.connected) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+      // answered once the product has journaled it (WhatsApp's "delivered")
+      return { id: await session.customerSend({ ...input, media }) };
     });
 
     app.get("/simulator/api/connections/:id/chats", { preHandler: guard.admin, schema: { tags, params: idParam } }, async (req) => {
       const session = sessionOf(req.params.id);
-      return [...session.chats.values()].map((c) => {
-        const last = c.messages[c.messages.length - 1];
-        return { number: c.number, name: c.name, typing: c.typing, last: last ? last.body || last.mediaType : "", at: last?.at ?? null };
-      });
+      return (await session.chats()).map((c) => ({
+        number: c.number,
+        name: c.name,
+        refused: c.refused,
+        typing: session.typing.has(c.number),
+        last: c.last ? c.last.body || c.last.mediaType : "",
+        at: c.last?.at ?? null,
+      }));
     });
 
     app.get(
       "/simulator/api/connections/:id/chats/:number",
-      { preHandler: guard.admin, schema: { tags, params: chatParams } },
+      {
+        preHandler: guard.admin,
+        schema: { tags, params: chatParams, querystring: z.object({ limit: z.coerce.number().int().min(1).max(2000).default(500) }) },
+      },
       async (req) => {
-        const chat = sessionOf(req.params.id).chats.get(req.params.number);
-        if (!chat) return { number: req.params.number, name: "", typing: false, messages: [] };
+        const session = sessionOf(req.params.id);
+        const chat = (await session.chats()).find((c) => c.number === req.params.number);
+        const messages = await session.messages(req.params.number, req.query.limit);
         return {
-          number: chat.number,
-          name: chat.name,
-          typing: chat.typing,
-          messages: chat.messages.map(({ data, ...m }) => ({ ...m, hasMedia: !!data })),
+          number: req.params.number,
+          name: chat?.name ?? "",
+          refused: chat?.refused ?? false,
+          typing: session.typing.has(req.params.number),
+          messages: messages.map(({ mediaFile, ...m }) => ({ ...m, hasMedia: !!mediaFile })),
         };
       },
     );
@@ -129,15 +141,15 @@ export function simulatorRoutes(ctx: AppContext, channels: ChannelManager, hub: 
       "/simulator/api/connections/:id/chats/:number/media/:messageId",
       { preHandler: guard.admin, schema: { tags, params: chatParams.extend({ messageId: z.string().max(100) }) } },
       async (req, reply) => {
-        const msg = sessionOf(req.params.id)
-          .chats.get(req.params.number)
-          ?.messages.find((m) => m.id === req.params.messageId);
-        if (!msg?.data) throw new AppError("ERR_NOT_FOUND");
+        const session = sessionOf(req.params.id);
+        const msg = (await session.messages(req.params.number)).find((m) => m.id === req.params.messageId);
+        const data = msg?.mediaFile ? await session.downloadMedia({ file: msg.mediaFile }).catch(() => undefined) : undefined;
+        if (!msg || !data) throw new AppError("ERR_NOT_FOUND");
         return reply
           .header("content-type", msg.mimetype ?? "application/octet-stream")
           .header("x-content-type-options", "nosniff")
           .header("content-security-policy", "default-src 'none'; sandbox")
-          .send(msg.data);
+          .send(data);
       },
     );
 
@@ -145,8 +157,18 @@ export function simulatorRoutes(ctx: AppContext, channels: ChannelManager, hub: 
       "/simulator/api/connections/:id/chats/:number/read",
       { preHandler: guard.admin, schema: { tags, params: chatParams } },
       async (req) => ({
-        read: sessionOf(req.params.id).customerRead(req.params.number),
+        read: await sessionOf(req.params.id).customerRead(req.params.number),
       }),
+    );
+
+    // the customer's phone refuses what is sent to it (as a number without WhatsApp): sends fail for good
+    app.put(
+      "/simulator/api/connections/:id/chats/:number/refused",
+      { preHandler: guard.admin, schema: { tags, params: chatParams, body: z.object({ refused: z.boolean() }) } },
+      async (req) => {
+        await sessionOf(req.params.id).setRefused(req.params.number, req.body.refused);
+        return { refused: req.body.refused };
+      },
     );
   };
 }

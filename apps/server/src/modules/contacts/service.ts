@@ -8,6 +8,22 @@ import { containsPattern, iso, likeEscape, pageWindow } from "../../lib/sql.js";
 
 type ContactRow = typeof contacts.$inferSelect;
 
+/** One mapping from a contact row to the API's Contact (extra info and tags when loaded). */
+export function contactOf(r: ContactRow, extras: Pick<Contact, "extraInfo" | "tags"> = { extraInfo: [], tags: [] }): Contact {
+  return {
+    id: r.id,
+    name: r.name,
+    number: r.number,
+    lid: r.lid,
+    email: r.email,
+    profilePicUrl: r.profilePicUrl,
+    isGroup: r.isGroup,
+    ...extras,
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+  };
+}
+
 /** Contacts with their extra info and tags, loaded in two queries for the whole page. */
 export async function hydrateContacts(db: DbOrTx, rows: ContactRow[]): Promise<Contact[]> {
   if (rows.length === 0) return [];
@@ -21,19 +37,12 @@ export async function hydrateContacts(db: DbOrTx, rows: ContactRow[]): Promise<C
       .where(inArray(contactTags.contactId, ids))
       .orderBy(asc(tags.name)),
   ]);
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    number: r.number,
-    lid: r.lid,
-    email: r.email,
-    profilePicUrl: r.profilePicUrl,
-    isGroup: r.isGroup,
-    extraInfo: infos.filter((i) => i.contactId === r.id).map((i) => ({ id: i.id, name: i.name, value: i.value })),
-    tags: tagRows.filter((t) => t.contactId === r.id).map((t) => ({ id: t.id, name: t.name, color: t.color })),
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
-  }));
+  return rows.map((r) =>
+    contactOf(r, {
+      extraInfo: infos.filter((i) => i.contactId === r.id).map((i) => ({ id: i.id, name: i.name, value: i.value })),
+      tags: tagRows.filter((t) => t.contactId === r.id).map((t) => ({ id: t.id, name: t.name, color: t.color })),
+    }),
+  );
 }
 
 export async function getContact(db: DbOrTx, id: number): Promise<Contact> {

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { contacts } from "../../db/schema/index.js";
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
-import { addressOf, type ConvDeps } from "../messages/outbound.js";
+import type { ConvDeps } from "../outbox/deps.js";
+import { addressOf } from "../outbox/enqueue.js";
 import { getContact } from "./service.js";
 
 /**

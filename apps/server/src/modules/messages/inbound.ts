@@ -1,24 +1,33 @@
-import type { Contact, Message, Ticket } from "@balcao/contract";
-import { and, eq, gt, lt, or, sql } from "drizzle-orm";
+import type { Message, Ticket } from "@balcao/contract";
+import { and, eq, gt, or, sql } from "drizzle-orm";
 import type { ChannelEvent, InboundMessage } from "../../channels/channel.js";
 import type { ChannelEventHandler } from "../../channels/manager.js";
 import type { DbOrTx } from "../../db/client.js";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
 import { isUniqueViolation } from "../../lib/errors.js";
 import { mediaUrl, type StoredMedia } from "../../lib/media.js";
+import { previewOf } from "../../lib/preview.js";
 import { iso } from "../../lib/sql.js";
 import { applyStatus, type ConnectionInfo, connectionInfo } from "../connections/service.js";
+import { contactOf } from "../contacts/service.js";
 import { createProfilePictures } from "../contacts/whatsapp.js";
+import type { ConvDeps, Queued } from "../outbox/deps.js";
+import { enqueueMessage } from "../outbox/enqueue.js";
 import { getSettingValues } from "../settings/service.js";
-import { liveTicketOf, loadTicket, ticketFromRow, type TicketRow } from "../tickets/queries.js";
-import { type ConvDeps, loadMessage, previewOf, sendBotText } from "./outbound.js";
+import { liveTicketOf, loadTicket, ticketFromRow, type TicketRow, type TicketSqlRow } from "../tickets/queries.js";
+import { writeHistory } from "../tickets/transition.js";
+import { decideTransition } from "../tickets/transitions.js";
+import type { Journal } from "./journal.js";
+import { loadMessage } from "./queries.js";
+import { refreshPreview } from "./preview.js";
 
 /**
  * The one inbound pipeline: every channel's events come here. A message is stored once per
  * (connection, channel id) — redelivery is a no-op — then: contact by number or LID, the live
  * ticket of the contact on that connection (or a closed one reopened within timeCreateNewTicket,
- * or a new pending one), the message, the ticket's last message and unread count, and the queue
- * step, all in one transaction; events and automatic replies follow the commit.
+ * or a new pending one), the message, the ticket's last message and unread count, the queue
+ * step and its automatic replies (queued in the outbox), the ticket's history, and the journal row
+ * marked done — all in one transaction; events follow the commit.
  */
 
 const CACHE_MS = 10_000;
@@ -27,27 +36,7 @@ type ContactRow = typeof contacts.$inferSelect;
 class Duplicate extends Error {}
 
 type ContactLite = Ticket["contact"];
-type StoredRow = {
-  m_id: number | string;
-  m_created: Date | string;
-  m_updated: Date | string;
-  id: number;
-  status: Ticket["status"];
-  last_message: string;
-  unread_messages: number;
-  is_group: boolean;
-  transf: boolean;
-  user_id: number | null;
-  queue_id: number | null;
-  whatsapp_id: number | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-  user_name: string | null;
-  queue_name: string | null;
-  queue_color: string | null;
-  whatsapp_name: string | null;
-  tags: Ticket["tags"] | string;
-};
+type StoredRow = TicketSqlRow & { m_id: number | string; m_created: Date | string; m_updated: Date | string };
 type LiveTicket = Pick<TicketRow, "id" | "status" | "queueId" | "userId" | "awaitingQueueChoice">;
 type FoundRow = {
   id: number;
@@ -72,12 +61,14 @@ interface Stored {
   previous?: { status: Ticket["status"]; queueId: number | null; userId: number | null };
   ticketChanged: boolean;
   newContacts: ContactRow[];
-  replies: string[];
+  /** automatic replies queued in the outbox */
+  queued: Queued[];
 }
 
 export function createInboundPipeline(
   conv: ConvDeps,
-): ChannelEventHandler & { receive: (whatsappId: number, msg: InboundMessage) => Promise<void> } {
+  journal: Journal,
+): ChannelEventHandler & { receive: (whatsappId: number, msg: InboundMessage, journalId?: number) => Promise<void> } {
   const { ctx } = conv;
   const db = ctx.db;
   const pictures = createProfilePictures(conv);
@@ -109,17 +100,22 @@ export function createInboundPipeline(
     return values;
   }
 
-  async function receive(whatsappId: number, msg: InboundMessage): Promise<void> {
+  /** Marks a journaled event handled when nothing else was written for it. */
+  const done = (journalId: number | undefined) => (journalId === undefined ? Promise.resolve() : journal.done(journalId));
+  const doneStep = (journalId: number | undefined) => (journalId === undefined ? sql`` : sql`, j as (${journal.doneStatement(journalId)})`);
+
+  async function receive(whatsappId: number, msg: InboundMessage, journalId?: number): Promise<void> {
     // redelivery is caught by the unique (connection, wid) index inside the transaction
     const conn = await connection(whatsappId);
-    if (!conn) return;
+    if (!conn) return done(journalId);
     const s = await settings();
-    if (msg.chat.isGroup && s.CheckMsgIsGroup === "enabled") return;
+    if (msg.chat.isGroup && s.CheckMsgIsGroup === "enabled") return done(journalId);
 
     let stored: StoredMedia | undefined;
     let body = msg.body;
     if (msg.media) {
       try {
+        if (!msg.media.data) throw new Error("media bytes unavailable");
         const data = Buffer.isBuffer(msg.media.data) ? msg.media.data : await msg.media.data();
         stored = await conv.media.storeInbound(data, msg.media.mimetype);
       } catch (err) {
@@ -132,27 +128,27 @@ export function createInboundPipeline(
     let result: Stored | undefined;
     for (let attempt = 0; !result; attempt++) {
       try {
-        result = await db.transaction((tx) => store(tx, conn, msg, body, stored, reopenSeconds));
+        result = await db.transaction((tx) => store(tx, conn, msg, body, stored, reopenSeconds, journalId));
       } catch (err) {
         // a concurrent delivery stored it first
         if (err instanceof Duplicate || isUniqueViolation(err, "messages_wid_key")) {
           if (stored) await conv.media.remove(stored.key);
-          return;
+          return done(journalId);
         }
         // another process opened the contact's live ticket meanwhile: use it
         if (attempt < 3 && isUniqueViolation(err, "tickets_one_live_per_contact")) continue;
         throw err;
       }
     }
-    const done = result;
+    const r = result;
 
-    const ticket = done.ticket;
-    const message = done.quoted ? await loadMessage(db, eq(messages.id, done.message.id)) : done.message;
-    for (const c of done.newContacts) ctx.events.publish("contact.saved", { action: "create", contact: contactOf(c) });
-    if (done.ticketChanged) ctx.events.publish("ticket.updated", { ticket, previous: done.previous });
+    const ticket = r.ticket;
+    const message = r.quoted ? await loadMessage(db, eq(messages.id, r.message.id)) : r.message;
+    for (const c of r.newContacts) ctx.events.publish("contact.saved", { action: "create", contact: contactOf(c) });
+    if (r.ticketChanged) ctx.events.publish("ticket.updated", { ticket, previous: r.previous });
     if (message) ctx.events.publish("message.created", { message, ticket });
     if (!msg.fromMe) pictures.refresh(whatsappId, ticket.contact);
-    for (const reply of done.replies) await sendBotText(conv, ticket, reply);
+    await conv.outbox.committed(r.queued);
   }
 
   async function store(
@@ -162,6 +158,7 @@ export function createInboundPipeline(
     body: string,
     stored: StoredMedia | undefined,
     reopenSeconds: number,
+    journalId: number | undefined,
   ): Promise<Stored> {
     const newContacts: ContactRow[] = [];
     const chatAddr = msg.chat.isGroup
@@ -201,13 +198,33 @@ export function createInboundPipeline(
         // our own message echoed by the engine (or sent from the phone): it joins the latest ticket as is
         row = recent;
       } else if (recent && reopenSeconds > 0) {
-        previous = { status: recent.status, queueId: recent.queueId, userId: recent.userId };
-        [row] = await tx
-          .update(tickets)
-          .set({ status: "pending", userId: null, closedAt: null, transf: false })
-          .where(eq(tickets.id, recent.id))
-          .returning();
-        ticketChanged = true;
+        // the customer writes again within the window: the transition function reopens it
+        const from = { status: recent.status, queueId: recent.queueId, userId: recent.userId };
+        const outcome = decideTransition(
+          { ...from, transf: recent.transf, whatsappId: recent.whatsappId, isGroup: recent.isGroup },
+          { kind: "customer" },
+          { type: "customerMessage" },
+        );
+        if (!outcome.ok) throw new Error(outcome.error);
+        if (outcome.changed) {
+          previous = from;
+          const n = outcome.next;
+          [row] = await tx
+            .update(tickets)
+            .set({ status: n.status, userId: n.userId, queueId: n.queueId, transf: n.transf, closedAt: null })
+            .where(eq(tickets.id, recent.id))
+            .returning();
+          if (outcome.history) {
+            await writeHistory(tx, {
+              ticketId: recent.id,
+              from,
+              to: { status: n.status, queueId: n.queueId, userId: n.userId },
+              actor: { kind: "customer" },
+              reason: outcome.history.reason,
+            });
+          }
+          ticketChanged = true;
+        } else row = recent;
       } else {
         const [created] = await tx
           .insert(tickets)
@@ -216,6 +233,14 @@ export function createInboundPipeline(
           .returning();
         row = created ?? (await liveTicketOf(tx, contact.id, conn.id));
         if (!row) throw new Error("ticket vanished");
+        if (created) {
+          await writeHistory(tx, {
+            ticketId: created.id,
+            to: { status: "pending", queueId: null, userId: null },
+            actor: msg.fromMe ? { kind: "system" } : { kind: "customer" },
+            reason: "create",
+          });
+        }
         ticketChanged = !!created;
       }
       ticket = { id: row.id, status: row.status, queueId: row.queueId, userId: row.userId, awaitingQueueChoice: row.awaitingQueueChoice };
@@ -242,14 +267,17 @@ export function createInboundPipeline(
     // the message and the ticket's preview, unread count and queue in one statement
     const res = await tx.execute<StoredRow>(sql`
       with m as (
-        insert into messages (wid, whatsapp_id, body, from_me, read, ack, media_type, media_key, mimetype, file_name, data_json, ticket_id, contact_id, quoted_msg_id)
+        insert into messages (wid, whatsapp_id, body, from_me, read, ack, media_type, media_key, mimetype, file_name, data_json, ticket_id, contact_id,
+                              quoted_msg_id, source)
         values (${msg.id}, ${conn.id}, ${body}, ${msg.fromMe}, ${msg.fromMe}, ${msg.fromMe ? 1 : 0}, ${mediaType}, ${stored?.key ?? null}, ${mimetype},
-                ${fileName}, ${msg.location ? JSON.stringify(msg.location) : msg.vcard ? JSON.stringify(msg.vcard) : null}, ${ticket.id}, ${contactId}, ${quotedMsgId})
+                ${fileName}, ${msg.location ? JSON.stringify(msg.location) : msg.vcard ? JSON.stringify(msg.vcard) : null}, ${ticket.id}, ${contactId},
+                ${quotedMsgId}, ${msg.fromMe ? "phone" : "customer"})
         on conflict do nothing
         returning id, created_at, updated_at
-      ), u as (
+      )${doneStep(journalId)}, u as (
         update tickets set
           last_message = ${previewOf(body, mediaType, fileName)},
+          last_message_id = (select id from m),
           unread_messages = unread_messages + ${msg.fromMe ? 0 : 1},
           updated_at = now()
           ${step.queueId !== undefined ? sql`, queue_id = ${step.queueId}` : sql``}
@@ -258,7 +286,7 @@ export function createInboundPipeline(
         returning id, status, last_message, unread_messages, is_group, transf, user_id, queue_id, whatsapp_id, created_at, updated_at
       )
       select m.id as m_id, m.created_at as m_created, m.updated_at as m_updated,
-             u.id, u.status, u.last_message, u.unread_messages, u.is_group, u.transf, u.user_id, u.queue_id, u.whatsapp_id, u.created_at, u.updated_at,
+             u.id, u.status, u.last_message, false as last_failed, u.unread_messages, u.is_group, u.transf, u.user_id, u.queue_id, u.whatsapp_id, u.created_at, u.updated_at,
              us.name as user_name, q.name as queue_name, q.color as queue_color, w.name as whatsapp_name,
              coalesce((select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
                        from ticket_tags tt join tags tg on tg.id = tt.tag_id where tt.ticket_id = u.id), '[]'::json) as tags
@@ -268,7 +296,6 @@ export function createInboundPipeline(
       left join whatsapps w on w.id = u.whatsapp_id`);
     const r = res.rows[0];
     if (!r) throw new Duplicate();
-    const inserted = { id: r.m_id, created_at: r.m_created, updated_at: r.m_updated };
     const ticketDto = ticketFromRow(r, {
       id: contact.id,
       name: contact.name,
@@ -278,8 +305,30 @@ export function createInboundPipeline(
       profilePicUrl: contact.profilePicUrl,
       isGroup: contact.isGroup,
     });
+    if (step.queueId !== undefined && previous) {
+      await writeHistory(tx, {
+        ticketId: ticket.id,
+        from: { status: ticket.status, queueId: ticket.queueId, userId: ticket.userId },
+        to: { status: ticketDto.status, queueId: step.queueId, userId: ticketDto.userId },
+        actor: { kind: "bot" },
+        reason: "queue",
+      });
+    }
+    // the queue menu and greetings, stored and queued with this message
+    const queued: Queued[] = [];
+    for (const reply of step.replies ?? []) {
+      if (!reply.trim()) continue;
+      const q = await enqueueMessage(tx, {
+        ticket: { id: ticket.id, whatsappId: conn.id, contact: { number: contact.number, lid: contact.lid, isGroup: contact.isGroup } },
+        source: "bot",
+        userId: null,
+        body: reply,
+        content: { kind: "text", body: reply },
+      });
+      queued.push({ id: q.id, whatsappId: q.whatsappId });
+    }
     const message: Message = {
-      id: Number(inserted.id),
+      id: Number(r.m_id),
       wid: msg.id,
       body,
       fromMe: msg.fromMe,
@@ -296,10 +345,13 @@ export function createInboundPipeline(
       contact: contactId !== null ? { id: author.id, name: author.name, profilePicUrl: author.profilePicUrl } : null,
       quotedMsgId,
       quotedMsg: null,
-      createdAt: iso(inserted.created_at),
-      updatedAt: iso(inserted.updated_at),
+      source: msg.fromMe ? "phone" : "customer",
+      userId: null,
+      sendError: null,
+      createdAt: iso(r.m_created),
+      updatedAt: iso(r.m_updated),
     };
-    return { message, quoted: quotedMsgId !== null, ticket: ticketDto, previous, ticketChanged, newContacts, replies: step.replies ?? [] };
+    return { message, quoted: quotedMsgId !== null, ticket: ticketDto, previous, ticketChanged, newContacts, queued };
   }
 
   /**
@@ -381,22 +433,15 @@ export function createInboundPipeline(
     return { contact: liteOf(again) };
   }
 
-  async function ack(whatsappId: number, wid: string, value: number) {
-    const rows = await db
-      .update(messages)
-      .set({ ack: value, updatedAt: new Date() })
-      .where(and(sql`coalesce(${messages.whatsappId}, 0) = ${whatsappId}`, eq(messages.wid, wid), lt(messages.ack, value)))
-      .returning({ id: messages.id, ticketId: messages.ticketId });
-    if (!rows.length) {
-      // the ack may come before the send that caused it is stored: kept a minute for it
-      const key = `${whatsappId}:${wid}`;
-      if ((conv.earlyAcks.get(key) ?? -1) < value) {
-        conv.earlyAcks.set(key, value);
-        setTimeout(() => conv.earlyAcks.delete(key), 60_000).unref();
-      }
-      return;
-    }
-    await publishUpdate(rows[0].id, rows[0].ticketId);
+  async function ack(whatsappId: number, wid: string, value: number, journalId?: number) {
+    const { rows } = await db.execute<{ id: number | string; ticket_id: number }>(sql`
+      with u as (
+        update messages set ack = ${value}, updated_at = now()
+        where coalesce(whatsapp_id, 0) = ${whatsappId} and wid = ${wid} and ack < ${value}
+        returning id, ticket_id
+      )${doneStep(journalId)}
+      select id, ticket_id from u`);
+    if (rows.length) await publishUpdate(Number(rows[0].id), rows[0].ticket_id);
   }
 
   async function publishUpdate(messageId: number, ticketId: number) {
@@ -404,26 +449,37 @@ export function createInboundPipeline(
     if (message) ctx.events.publish("message.updated", { message, ticket });
   }
 
-  async function changeMessage(whatsappId: number, wid: string, patch: Partial<typeof messages.$inferInsert>) {
-    const rows = await db
-      .update(messages)
-      .set({ ...patch, updatedAt: new Date() })
-      .where(and(sql`coalesce(${messages.whatsappId}, 0) = ${whatsappId}`, eq(messages.wid, wid)))
-      .returning({ id: messages.id, ticketId: messages.ticketId });
-    if (rows.length) await publishUpdate(rows[0].id, rows[0].ticketId);
+  async function changeMessage(whatsappId: number, wid: string, change: { body: string } | { deleted: true }, journalId?: number) {
+    const changed = await db.transaction(async (tx) => {
+      const { rows } = await tx.execute<{ id: number | string; ticket_id: number }>(sql`
+        with u as (
+          update messages set ${"deleted" in change ? sql`is_deleted = true` : sql`body = ${change.body}, is_edited = true`}, updated_at = now()
+          where coalesce(whatsapp_id, 0) = ${whatsappId} and wid = ${wid}
+          returning id, ticket_id
+        )${doneStep(journalId)}
+        select id, ticket_id from u`);
+      const row = rows[0];
+      if (row) await refreshPreview(tx, row.ticket_id, Number(row.id));
+      return row;
+    });
+    if (changed) await publishUpdate(Number(changed.id), changed.ticket_id);
   }
 
-  async function call(whatsappId: number, e: Extract<ChannelEvent, { type: "call" }>) {
+  async function call(whatsappId: number, e: Extract<ChannelEvent, { type: "call" }>, journalId?: number) {
     const conn = await connection(whatsappId);
-    if (!conn) return;
-    await receive(whatsappId, {
-      id: `call:${e.callId}`,
-      fromMe: false,
-      chat: { ...e.from, isGroup: false },
-      timestamp: e.at,
-      body: e.isVideo ? "Chamada de vídeo" : "Chamada de voz",
-      mediaType: "call_log",
-    });
+    if (!conn) return done(journalId);
+    await receive(
+      whatsappId,
+      {
+        id: `call:${e.callId}`,
+        fromMe: false,
+        chat: { ...e.from, isGroup: false },
+        timestamp: e.at,
+        body: e.isVideo ? "Chamada de vídeo" : "Chamada de voz",
+        mediaType: "call_log",
+      },
+      journalId,
+    );
     if (conn.acceptCalls) return;
     const session = conv.channels.get(whatsappId);
     await session?.rejectCall(e.callId, e.from).catch((err) => ctx.log.warn({ err }, "rejecting a call failed"));
@@ -433,25 +489,34 @@ export function createInboundPipeline(
       .from(messages)
       .innerJoin(tickets, eq(tickets.id, messages.ticketId))
       .where(and(sql`coalesce(${messages.whatsappId}, 0) = ${whatsappId}`, eq(messages.wid, `call:${e.callId}`)));
-    if (t) await sendBotText(conv, await loadTicket(db, t.id), conn.callRefuseMessage);
+    if (!t) return;
+    const ticket = await loadTicket(db, t.id);
+    const q = await enqueueMessage(db, {
+      ticket,
+      source: "bot",
+      userId: null,
+      body: conn.callRefuseMessage,
+      content: { kind: "text", body: conn.callRefuseMessage },
+    });
+    await conv.outbox.committed([{ id: q.id, whatsappId: q.whatsappId }]);
   }
 
-  const handle = async (whatsappId: number, event: ChannelEvent) => {
+  const handle = async (whatsappId: number, event: ChannelEvent, journalId?: number) => {
     switch (event.type) {
       case "message":
-        return receive(whatsappId, event.message);
+        return receive(whatsappId, event.message, journalId);
       case "ack":
-        return ack(whatsappId, event.id, event.ack);
+        return ack(whatsappId, event.id, event.ack, journalId);
       case "edit":
-        return changeMessage(whatsappId, event.id, { body: event.body, isEdited: true });
+        return changeMessage(whatsappId, event.id, { body: event.body }, journalId);
       case "delete":
-        return changeMessage(whatsappId, event.id, { isDeleted: true });
+        return changeMessage(whatsappId, event.id, { deleted: true }, journalId);
       case "status":
         return applyStatus(ctx, whatsappId, event);
       case "call":
-        return call(whatsappId, event);
+        return call(whatsappId, event, journalId);
       case "reaction":
-        return;
+        return done(journalId);
     }
   };
   return Object.assign(handle, { receive });
@@ -485,20 +550,4 @@ export function queueMenu(conn: Pick<ConnectionInfo, "queues" | "greetingMessage
 
 function liteOf(r: ContactRow): ContactLite {
   return { id: r.id, name: r.name, number: r.number, lid: r.lid, email: r.email, profilePicUrl: r.profilePicUrl, isGroup: r.isGroup };
-}
-
-function contactOf(r: ContactRow): Contact {
-  return {
-    id: r.id,
-    name: r.name,
-    number: r.number,
-    lid: r.lid,
-    email: r.email,
-    profilePicUrl: r.profilePicUrl,
-    isGroup: r.isGroup,
-    extraInfo: [],
-    tags: [],
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
-  };
 }

@@ -5,7 +5,8 @@ import type { Guards } from "../../http/guards.js";
 import { sessionUser } from "../../http/guards.js";
 import { AppError } from "../../lib/errors.js";
 import { MEDIA_KEY, servingHeaders } from "../../lib/media.js";
-import type { ConvDeps } from "./outbound.js";
+import type { ConvDeps } from "../outbox/deps.js";
+import { idempotencyKeyOf } from "../outbox/idempotency.js";
 import * as service from "./service.js";
 
 const ticketIdParam = z.object({ ticketId: z.coerce.number().int().positive() });
@@ -23,12 +24,24 @@ export function messageRoutes(conv: ConvDeps, guard: Guards): FastifyPluginAsync
     // JSON { body, quotedMsg } or multipart (medias files, body, quotedMsg): the body is read here
     app.post(
       "/messages/:ticketId",
-      { preHandler: guard.user, schema: { tags, params: ticketIdParam, response: { 200: z.array(messageSchema) } } },
+      {
+        preHandler: guard.user,
+        schema: {
+          tags,
+          description:
+            "Stores the message(s) with the clock (ack 0) and queues them for the connection: the answer comes from that commit, the ticks follow. " +
+            "An `Idempotency-Key` header makes a retry answer the first request's messages instead of sending again (24 h, per user).",
+          params: ticketIdParam,
+          headers: z.object({ "idempotency-key": z.string().max(200).optional() }).passthrough(),
+          response: { 200: z.array(messageSchema) },
+        },
+      },
       async (req) => {
         const user = sessionUser(req);
+        const idempotencyKey = idempotencyKeyOf(req.headers["idempotency-key"]);
         if (!req.isMultipart()) {
           const body = messageSendBody.parse(req.body ?? {});
-          return service.sendMessage(conv, user, req.params.ticketId, { body: body.body, quotedMsgId: body.quotedMsg?.id });
+          return service.sendMessage(conv, user, req.params.ticketId, { body: body.body, quotedMsgId: body.quotedMsg?.id, idempotencyKey });
         }
         const files: service.Upload[] = [];
         const fields: Record<string, string> = {};
@@ -37,8 +50,27 @@ export function messageRoutes(conv: ConvDeps, guard: Guards): FastifyPluginAsync
           else if (typeof part.value === "string") fields[part.fieldname] = part.value;
         }
         const body = messageSendBody.parse({ body: fields.body ?? "", quotedMsg: quotedOf(fields) });
-        return service.sendMessage(conv, user, req.params.ticketId, { body: body.body, quotedMsgId: body.quotedMsg?.id, files });
+        return service.sendMessage(conv, user, req.params.ticketId, {
+          body: body.body,
+          quotedMsgId: body.quotedMsg?.id,
+          files,
+          idempotencyKey,
+        });
       },
+    );
+
+    app.post(
+      "/messages/:id/resend",
+      {
+        preHandler: guard.user,
+        schema: {
+          tags,
+          description: "'Reenviar': queues a message that could not be sent again, with the same channel id.",
+          params: idParam,
+          response: { 200: messageSchema },
+        },
+      },
+      (req) => service.resendMessage(conv, sessionUser(req), req.params.id),
     );
 
     app.delete("/messages/:id", { preHandler: guard.user, schema: { tags, params: idParam, response: { 200: messageSchema } } }, (req) =>

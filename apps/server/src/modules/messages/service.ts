@@ -1,12 +1,15 @@
-import type { Message, MessagesAnswer } from "@balcao/contract";
-import { and, eq, sql } from "drizzle-orm";
-import type { OutboundContent } from "../../channels/channel.js";
+import type { Message, MessagesAnswer, Ticket } from "@balcao/contract";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { SessionUser } from "../../context.js";
 import { messages, tickets } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
 import type { StoredMedia } from "../../lib/media.js";
+import type { ConvDeps, Queued } from "../outbox/deps.js";
+import { addressOf, enqueueMessage, type OutboxContent } from "../outbox/enqueue.js";
+import { claimKey, saveResult } from "../outbox/idempotency.js";
 import { canSee, loadTicket, ticketFor } from "../tickets/queries.js";
-import { addressOf, type ConvDeps, deliver, loadMessage, loadMessagesPage } from "./outbound.js";
+import { refreshPreview } from "./preview.js";
+import { loadMessage, loadMessagesPage, selectMessages, toMessage } from "./queries.js";
 
 /**
  * GET /messages/:ticketId — pages counted from the newest message (page 1 = the newest
@@ -52,36 +55,43 @@ async function markRead(conv: ConvDeps, ticketId: number) {
   return ticket;
 }
 
+/**
+ * Who may write in a ticket (send, delete, resend): it must be open, and an open ticket is its
+ * owner's — supervisors and admins may act on any they see.
+ */
+function assertCanWrite(user: SessionUser, ticket: Ticket) {
+  if (!canSee(user, ticket)) throw new AppError("ERR_NO_PERMISSION");
+  if (ticket.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
+  const privileged = user.profile === "admin" || user.profile === "superv";
+  if (!privileged && ticket.userId !== user.id) throw new AppError("ERR_NO_PERMISSION");
+}
+
 export interface Upload {
   data: Buffer;
   fileName: string;
 }
 
 /**
- * POST /messages/:ticketId — text (with an optional quoted message) or media. The ticket must be
- * open; media are checked by content before anything is sent; each file is one message, the
- * text goes as the caption of the first.
+ * POST /messages/:ticketId — text (with an optional quoted message) or media. Every message is
+ * stored first, with the clock (ack 0), and queued in the outbox: the answer and the appMessage
+ * event come from that commit; the connection's sender sends it, and the channel's acks move it
+ * on. Media are checked by content before anything is stored; each file is one message, the text
+ * goes as the caption of the first. With an `Idempotency-Key`, a retried request answers the
+ * messages of the first and creates nothing.
  */
 export async function sendMessage(
   conv: ConvDeps,
   user: SessionUser,
   ticketId: number,
-  input: { body: string; quotedMsgId?: number | null; files?: Upload[] },
+  input: { body: string; quotedMsgId?: number | null; files?: Upload[]; idempotencyKey?: string },
 ): Promise<Message[]> {
-  const ticket = await ticketFor(conv.ctx.db, user, ticketId);
-  if (ticket.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
+  const { ctx } = conv;
+  const ticket = await loadTicket(ctx.db, ticketId);
+  assertCanWrite(user, ticket);
   const files = input.files ?? [];
-  if (!files.length) {
-    if (!input.body.trim()) throw new AppError("ERR_VALIDATION", 400, { body: ["Required"] });
-    const message = await deliver(conv, ticket, {
-      content: { kind: "text", body: input.body },
-      body: input.body,
-      userId: user.id,
-      quotedMsgId: input.quotedMsgId,
-    });
-    return [message];
-  }
-  // all files checked and stored before the first is sent
+  if (!files.length && !input.body.trim()) throw new AppError("ERR_VALIDATION", 400, { body: ["Required"] });
+
+  // files are checked and stored before the transaction that queues them
   const stored: { file: Upload; media: StoredMedia }[] = [];
   try {
     for (const file of files) stored.push({ file, media: await conv.media.storeUpload(file.data) });
@@ -89,34 +99,106 @@ export async function sendMessage(
     for (const s of stored) await conv.media.remove(s.media.key);
     throw err;
   }
-  const sent: Message[] = [];
-  for (const [i, { file, media }] of stored.entries()) {
-    const caption = i === 0 ? input.body : "";
-    const kind = media.mediaType === "image" || media.mediaType === "audio" || media.mediaType === "video" || media.mediaType === "sticker";
-    const content: OutboundContent = {
-      kind: "media",
-      mediaType: kind ? (media.mediaType as "image" | "audio" | "video" | "sticker") : "document",
-      data: file.data,
-      mimetype: media.mimetype,
-      fileName: file.fileName,
-      caption: media.mediaType === "audio" ? undefined : caption || undefined,
-      ptt: media.mediaType === "audio",
-    };
-    sent.push(
-      await deliver(conv, ticket, {
-        content,
-        body: caption || (media.mediaType === "audio" ? "" : file.fileName),
-        userId: user.id,
-        quotedMsgId: i === 0 ? input.quotedMsgId : null,
-        stored: media,
+
+  const scope = `user:${user.id}`;
+  const outcome = await ctx.db.transaction(async (tx) => {
+    if (input.idempotencyKey) {
+      const claim = await claimKey<{ messageIds: number[] }>(tx, scope, input.idempotencyKey);
+      if (!claim.fresh) return { replay: claim.result.messageIds };
+    }
+    const queued: Queued[] = [];
+    if (!stored.length) {
+      queued.push(
+        await enqueueMessage(tx, {
+          ticket,
+          source: "agent",
+          userId: user.id,
+          body: input.body,
+          content: { kind: "text", body: input.body },
+          quotedMsgId: input.quotedMsgId,
+        }),
+      );
+    }
+    for (const [i, { file, media }] of stored.entries()) {
+      const caption = i === 0 ? input.body : "";
+      const visual =
+        media.mediaType === "image" || media.mediaType === "audio" || media.mediaType === "video" || media.mediaType === "sticker";
+      const content: OutboxContent = {
+        kind: "media",
+        mediaType: visual ? (media.mediaType as "image" | "audio" | "video" | "sticker") : "document",
+        mediaKey: media.key,
+        mimetype: media.mimetype,
         fileName: file.fileName,
-      }),
-    );
+        caption: media.mediaType === "audio" ? undefined : caption || undefined,
+        ptt: media.mediaType === "audio",
+      };
+      queued.push(
+        await enqueueMessage(tx, {
+          ticket,
+          source: "agent",
+          userId: user.id,
+          body: caption || (media.mediaType === "audio" ? "" : file.fileName),
+          content,
+          media,
+          fileName: file.fileName,
+          quotedMsgId: i === 0 ? input.quotedMsgId : null,
+        }),
+      );
+    }
+    if (input.idempotencyKey) await saveResult(tx, scope, input.idempotencyKey, { messageIds: queued.map((q) => q.id) });
+    return { queued };
+  });
+
+  if ("replay" in outcome) {
+    // the first request's messages; what this one uploaded is not kept
+    for (const s of stored) await conv.media.remove(s.media.key);
+    return loadMessages(conv, outcome.replay ?? []);
   }
-  return sent;
+  await conv.outbox.committed(outcome.queued);
+  return loadMessages(
+    conv,
+    outcome.queued.map((q) => q.id),
+  );
 }
 
-/** DELETE /messages/:id — an agent's own (fromMe) message is deleted for everyone and marked isDeleted. */
+async function loadMessages(conv: ConvDeps, ids: number[]): Promise<Message[]> {
+  if (!ids.length) return [];
+  const rows = await selectMessages(conv.ctx.db).where(inArray(messages.id, ids));
+  const byId = new Map(rows.map((r) => [r.m.id, toMessage(r)]));
+  return ids.map((id) => byId.get(id)).filter((m): m is Message => !!m);
+}
+
+/**
+ * POST /messages/:id/resend — 'Reenviar' on a message that could not be sent: it is queued again,
+ * with the same channel id (a send that did reach WhatsApp is not repeated), and shows the clock.
+ */
+export async function resendMessage(conv: ConvDeps, user: SessionUser, id: number): Promise<Message> {
+  const { ctx } = conv;
+  const [row] = await ctx.db.select().from(messages).where(eq(messages.id, id));
+  if (!row) throw new AppError("ERR_NO_MESSAGE_FOUND");
+  const ticket = await loadTicket(ctx.db, row.ticketId);
+  assertCanWrite(user, ticket);
+  const requeued = await ctx.db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ whatsapp_id: number }>(sql`
+      with m as (update messages set send_error = null, ack = 0, updated_at = now() where id = ${id} and send_error is not null returning id)
+      update outbox set failed_at = null, attempts = 0, next_attempt_at = now(), lease_until = null, last_error = null
+      where message_id = (select id from m) and failed_at is not null
+      returning whatsapp_id`);
+    return rows[0];
+  });
+  if (!requeued) throw new AppError("ERR_MESSAGE_NOT_FAILED");
+  conv.outbox.wake(requeued.whatsapp_id);
+  const message = await loadMessage(ctx.db, eq(messages.id, id));
+  if (!message) throw new AppError("ERR_NO_MESSAGE_FOUND");
+  ctx.events.publish("message.updated", { message, ticket: await loadTicket(ctx.db, row.ticketId) });
+  return message;
+}
+
+/**
+ * DELETE /messages/:id — an agent's own (fromMe) message is deleted for everyone and marked
+ * isDeleted; the ticket's preview moves to the message before it. A message still waiting in the
+ * outbox (or failed) is simply never sent.
+ */
 export async function deleteMessage(conv: ConvDeps, user: SessionUser, id: number): Promise<Message> {
   const { ctx } = conv;
   const [row] = await ctx.db.select().from(messages).where(eq(messages.id, id));
@@ -124,26 +206,41 @@ export async function deleteMessage(conv: ConvDeps, user: SessionUser, id: numbe
   const ticket = await loadTicket(ctx.db, row.ticketId);
   if (!canSee(user, ticket)) throw new AppError("ERR_NO_PERMISSION");
   if (!row.fromMe) throw new AppError("ERR_NO_PERMISSION");
+  const privileged = user.profile === "admin" || user.profile === "superv";
+  if (!privileged && ticket.userId !== user.id) throw new AppError("ERR_NO_PERMISSION");
   if (!row.isDeleted) {
-    const session = row.whatsappId !== null ? conv.channels.get(row.whatsappId) : undefined;
-    if (!session) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
-    try {
-      if (row.wid) await session.deleteForEveryone(addressOf(ticket.contact), row.wid, true);
-    } catch (err) {
-      ctx.log.warn({ err, messageId: id }, "deleting a message failed");
-      throw new AppError("ERR_DELETE_WAPP_MSG");
+    // not sent yet: taken out of the outbox, nothing to delete on WhatsApp; being sent this very moment: try again
+    const { rows: pending } = await ctx.db.execute<{ id: number; sending: boolean }>(sql`
+      select id, (failed_at is null and lease_until is not null) as sending from outbox where message_id = ${id}`);
+    if (pending[0]?.sending) throw new AppError("ERR_DELETE_WAPP_MSG");
+    if (pending.length) await ctx.db.execute(sql`delete from outbox where message_id = ${id}`);
+    else if (row.wid) {
+      const session = row.whatsappId !== null ? conv.channels.get(row.whatsappId) : undefined;
+      if (!session) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+      try {
+        await session.deleteForEveryone(addressOf(ticket.contact), row.wid, true);
+      } catch (err) {
+        ctx.log.warn({ err, messageId: id }, "deleting a message failed");
+        throw new AppError("ERR_DELETE_WAPP_MSG");
+      }
     }
-    await ctx.db.update(messages).set({ isDeleted: true, updatedAt: new Date() }).where(eq(messages.id, id));
+    await ctx.db.transaction(async (tx) => {
+      await tx.update(messages).set({ isDeleted: true, updatedAt: new Date() }).where(eq(messages.id, id));
+      await refreshPreview(tx, row.ticketId, id);
+    });
   }
   const message = await loadMessage(ctx.db, eq(messages.id, id));
   if (!message) throw new AppError("ERR_NO_MESSAGE_FOUND");
-  ctx.events.publish("message.updated", { message, ticket });
+  const fresh = await loadTicket(ctx.db, row.ticketId);
+  ctx.events.publish("message.updated", { message, ticket: fresh });
+  if (fresh.lastMessage !== ticket.lastMessage) ctx.events.publish("ticket.updated", { ticket: fresh });
   return message;
 }
 
 /**
- * POST /digitando/:ticketId and /digitando/stop/:ticketId — the customer sees "typing…". Best
- * effort: a disconnected connection answers delivered: false rather than an error toast.
+ * POST /digitando/:ticketId and /digitando/stop/:ticketId — the customer sees "typing…" (and the
+ * other agents watching the ticket). Best effort: a disconnected connection answers
+ * delivered: false rather than an error toast.
  */
 export async function setTyping(conv: ConvDeps, user: SessionUser, ticketId: number, typing: boolean) {
   const ticket = await ticketFor(conv.ctx.db, user, ticketId);
@@ -155,5 +252,6 @@ export async function setTyping(conv: ConvDeps, user: SessionUser, ticketId: num
       () => false,
     );
   }
+  conv.ctx.events.publish("ticket.typing", { ticketId, typing, userId: user.id, name: user.name });
   return { typing, delivered };
 }

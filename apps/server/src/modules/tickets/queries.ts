@@ -27,6 +27,7 @@ type HydrateRow = {
   id: number;
   status: Ticket["status"];
   last_message: string;
+  last_failed: boolean;
   unread_messages: number;
   is_group: boolean;
   transf: boolean;
@@ -64,7 +65,8 @@ export async function loadTickets(db: DbOrTx, ids: number[]): Promise<Ticket[]> 
 /** Hydrates the tickets whose id is in `filter` (SQL over alias t), in the optional order. */
 export async function hydrate(db: DbOrTx, filter: SQL, order?: SQL): Promise<Ticket[]> {
   const { rows } = await db.execute<HydrateRow>(sql`
-    select t.id, t.status, t.last_message, t.unread_messages, t.is_group, t.transf, t.contact_id, t.user_id, t.queue_id, t.whatsapp_id,
+    select t.id, t.status, t.last_message,
+           exists (select 1 from messages lm where lm.id = t.last_message_id and lm.send_error is not null) as last_failed, t.unread_messages, t.is_group, t.transf, t.contact_id, t.user_id, t.queue_id, t.whatsapp_id,
            t.created_at, t.updated_at,
            c.name as c_name, c.number as c_number, c.lid as c_lid, c.email as c_email, c.profile_pic_url as c_pic, c.is_group as c_is_group,
            u.name as user_name, q.name as queue_name, q.color as queue_color, w.name as whatsapp_name,
@@ -95,6 +97,7 @@ export type TicketSqlRow = Pick<
   | "id"
   | "status"
   | "last_message"
+  | "last_failed"
   | "unread_messages"
   | "is_group"
   | "transf"
@@ -116,6 +119,7 @@ export function ticketFromRow(r: TicketSqlRow, contact: Ticket["contact"]): Tick
     id: r.id,
     status: r.status,
     lastMessage: r.last_message,
+    lastMessageFailed: !!r.last_failed,
     unreadMessages: r.unread_messages,
     isGroup: r.is_group,
     transf: r.transf,

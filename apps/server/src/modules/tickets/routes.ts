@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Guards } from "../../http/guards.js";
 import { sessionUser } from "../../http/guards.js";
-import type { ConvDeps } from "../messages/outbound.js";
+import type { ConvDeps } from "../outbox/deps.js";
 import * as service from "./service.js";
 
 const tagParams = z.object({ id: z.coerce.number().int().positive(), tagId: z.coerce.number().int().positive() });

@@ -6,8 +6,10 @@ import { AppError, isUniqueViolation } from "../../lib/errors.js";
 import { containsPattern, likeEscape } from "../../lib/sql.js";
 import { defaultWhatsappId } from "../connections/service.js";
 import { verifyOnWhatsapp } from "../contacts/whatsapp.js";
-import { type ConvDeps, sendBotText } from "../messages/outbound.js";
+import type { ConvDeps } from "../outbox/deps.js";
 import { canSee, hydrate, liveTicketOf, loadTicket, loadTickets, ticketFor, visibleTo } from "./queries.js";
+import { afterTransition, transitionTicket, writeHistory } from "./transition.js";
+import { type Actor, requestFromUpdate } from "./transitions.js";
 
 export interface TicketsQuery {
   searchParam: string;
@@ -181,6 +183,7 @@ export async function createTicket(
         .insert(tickets)
         .values({ contactId: contact.id, whatsappId, userId, queueId, status: "open", isGroup: contact.isGroup })
         .returning({ id: tickets.id });
+      await writeHistory(tx, { ticketId: row.id, to: { status: "open", queueId, userId }, actor: actorOf(user), reason: "create" });
       return row.id;
     })
     .catch((err) => {
@@ -211,20 +214,19 @@ export interface TicketUpdate {
   transf?: boolean;
 }
 
+export function actorOf(user: SessionUser): Actor {
+  return { kind: "user", id: user.id, profile: user.profile, queueIds: user.queueIds };
+}
+
 /**
- * PUT /tickets/:id — the transitions of the spec, read from what is sent:
- * - accept (pending → open) and reopen (closed → open): the current user becomes the owner
- *   (an admin or supervisor may name another), the accept modal may set the queue;
- * - close (→ closed): the connection's farewell is sent;
- * - transfer to a user (userId): that user owns it, open; transfer to a queue (queueId with
- *   status pending or userId null): pending, no owner; both together: that user, that queue, open;
- *   a transfer sets `transf`.
- * Only the owner acts on an open ticket, besides admins and supervisors.
+ * PUT /tickets/:id — the body says what is asked (accept, reopen, finish, transfer to a user
+ * and/or a queue, back to waiting, or a change of queue or connection), `requestFromUpdate` reads
+ * it and `decideTransition` rules on it (tickets/transitions.ts): only the owner acts on an open
+ * ticket, besides admins and supervisors; finishing queues the connection's farewell.
  */
 export async function updateTicket(conv: ConvDeps, user: SessionUser, id: number, input: TicketUpdate): Promise<Ticket> {
   const { ctx } = conv;
   const db = ctx.db;
-  if (input.whatsappId !== undefined && user.profile !== "admin") throw new AppError("ERR_NO_PERMISSION");
   if (input.userId) {
     const [u] = await db.select({ id: users.id }).from(users).where(eq(users.id, input.userId));
     if (!u) throw new AppError("ERR_NO_USER_FOUND");
@@ -233,84 +235,22 @@ export async function updateTicket(conv: ConvDeps, user: SessionUser, id: number
     const [q] = await db.select({ id: queues.id }).from(queues).where(eq(queues.id, input.queueId));
     if (!q) throw new AppError("ERR_NO_QUEUE_FOUND");
   }
-  const outcome = await db
+  if (input.whatsappId !== undefined) {
+    const [w] = await db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, input.whatsappId));
+    if (!w && user.profile === "admin") throw new AppError("ERR_NO_WAPP_FOUND");
+  }
+  const done = await db
     .transaction(async (tx) => {
-      const [t] = await tx.select().from(tickets).where(eq(tickets.id, id)).for("update");
+      const [t] = await tx.select().from(tickets).where(eq(tickets.id, id));
       if (!t) throw new AppError("ERR_NO_TICKET_FOUND");
       if (!canSee(user, t)) throw new AppError("ERR_NO_PERMISSION");
-      const privileged = user.profile === "admin" || user.profile === "superv";
-      if (t.status === "open" && t.userId !== null && t.userId !== user.id && !privileged) throw new AppError("ERR_NO_PERMISSION");
-
-      const next = { status: t.status, userId: t.userId, queueId: t.queueId, transf: t.transf, whatsappId: t.whatsappId };
-      if (input.queueId !== undefined) next.queueId = input.queueId;
-      if (input.whatsappId !== undefined) next.whatsappId = input.whatsappId;
-      const opening = input.status === "open" && t.status !== "open";
-      const toUser = input.userId != null && input.userId !== t.userId;
-      const toQueue = input.queueId != null && input.queueId !== t.queueId;
-      const transfer =
-        input.status !== "closed" &&
-        (input.transf === true || (toUser && !opening) || (toQueue && (input.status === "pending" || input.userId === null)));
-
-      if (input.status === "closed") {
-        next.status = "closed";
-      } else if (transfer) {
-        if (input.userId != null) {
-          // to a user (and maybe a queue): theirs, open
-          next.userId = input.userId;
-          next.status = "open";
-        } else if (input.queueId != null || input.userId === null) {
-          // to a queue: waiting there, nobody's
-          next.userId = null;
-          next.status = "pending";
-        }
-        next.transf = true;
-      } else if (opening) {
-        // accept or reopen: the current user's (an admin or supervisor may name another)
-        if (input.userId && input.userId !== user.id && !privileged) throw new AppError("ERR_NO_PERMISSION");
-        next.status = "open";
-        next.userId = input.userId ?? user.id;
-      } else if (input.status === "pending") {
-        next.status = "pending";
-        next.userId = null;
-      }
-      if (input.transf !== undefined) next.transf = input.transf;
-
-      const [updated] = await tx
-        .update(tickets)
-        .set({
-          status: next.status,
-          userId: next.userId,
-          queueId: next.queueId,
-          transf: next.transf,
-          whatsappId: next.whatsappId,
-          ...(next.queueId !== t.queueId && { awaitingQueueChoice: false }),
-          ...(next.status === "closed" && t.status !== "closed" && { closedAt: new Date(), unreadMessages: 0 }),
-          ...(next.status !== "closed" && { closedAt: null }),
-          updatedAt: new Date(),
-        })
-        .where(eq(tickets.id, id))
-        .returning();
-      return {
-        previous: { status: t.status, queueId: t.queueId, userId: t.userId },
-        closing: t.status !== "closed" && updated.status === "closed",
-      };
+      return transitionTicket(tx, id, actorOf(user), requestFromUpdate(t, input));
     })
     .catch((err) => {
       if (isUniqueViolation(err, "tickets_one_live_per_contact")) throw new AppError("ERR_OTHER_OPEN_TICKET");
       throw err;
     });
-  const ticket = await loadTicket(db, id);
-  ctx.events.publish("ticket.updated", { ticket, previous: outcome.previous });
-  if (outcome.closing && !ticket.isGroup && ticket.whatsappId !== null) {
-    const farewell = await farewellOf(ctx, ticket.whatsappId);
-    if (farewell) await sendBotText(conv, ticket, farewell);
-  }
-  return ticket;
-}
-
-async function farewellOf(ctx: AppContext, whatsappId: number): Promise<string> {
-  const [row] = await ctx.db.select({ farewell: whatsapps.farewellMessage }).from(whatsapps).where(eq(whatsapps.id, whatsappId));
-  return row?.farewell ?? "";
+  return afterTransition(conv, done);
 }
 
 /** Admin only (the route guards it): the ticket and its messages are removed. */

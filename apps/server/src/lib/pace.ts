@@ -1,5 +1,6 @@
 /**
- * Per-session send pacing, to keep a number from looking like a robot (and getting banned).
+ * The pace of one number's sends (every source together, through the outbox sender), to keep it
+ * from looking like a robot (and getting banned).
  *
  * Sends run one at a time, in order. A send waits until `minIntervalMs` plus a random
  * 0–`jitterMs` have passed since the previous one, unless the burst allowance has a token: up to
@@ -21,14 +22,22 @@ export const DEFAULT_RATE_LIMIT: RateLimitOptions = {
   burstRefillMs: 10_000,
 };
 
+/** Time as the code sees it: tests move a fake one by hand. */
 export interface Clock {
   now(): number;
   sleep(ms: number): Promise<void>;
+  /** Calls `fn` after `ms` (it never keeps the process alive); answers the cancel. */
+  setTimer(fn: () => void, ms: number): () => void;
 }
 
 export const realClock: Clock = {
   now: () => Date.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  setTimer: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    t.unref();
+    return () => clearTimeout(t);
+  },
 };
 
 export interface RateLimiter {

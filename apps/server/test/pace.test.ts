@@ -1,21 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { type Clock, createRateLimiter, DEFAULT_RATE_LIMIT } from "../src/channels/baileys/rate-limit.js";
+import { createRateLimiter, DEFAULT_RATE_LIMIT } from "../src/lib/pace.js";
+import { fakeClock } from "./fake-clock.js";
 
-/** A clock that only moves when someone sleeps or the test advances it; records every wait. */
-function fakeClock(start = 1_000_000) {
-  let now = start;
-  const waits: number[] = [];
-  const clock: Clock = {
-    now: () => now,
-    sleep: async (ms) => {
-      waits.push(ms);
-      now += ms;
-    },
-  };
-  return { clock, waits, advance: (ms: number) => (now += ms), at: () => now };
-}
-
-describe("baileys send rate limiter", () => {
+describe("send pacing (one pace per number)", () => {
   it("documents its defaults", () => {
     expect(DEFAULT_RATE_LIMIT).toEqual({ minIntervalMs: 1000, jitterMs: 1500, burst: 3, burstRefillMs: 10_000 });
   });

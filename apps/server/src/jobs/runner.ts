@@ -1,0 +1,270 @@
+import { sql } from "drizzle-orm";
+import type { AppContext } from "../context.js";
+import type { DbOrTx } from "../db/client.js";
+import { type Clock, realClock } from "../lib/pace.js";
+
+/**
+ * The one job runner: background work as rows of the `jobs` table. Due rows are claimed with
+ * FOR UPDATE SKIP LOCKED and a lease (several processes never run one job twice; a crashed
+ * runner's job is taken again when its lease ends); a failed attempt is retried with backoff
+ * until its `maxAttempts`, then the job is dead with its last error, listed for admins. Jobs can
+ * be queued inside the caller's transaction, so the work and the change that asks for it commit
+ * together. Recurring jobs (auto-close, clean-ups) keep one queued row each.
+ *
+ * pg-boss was evaluated first (see docs/architecture.md): this runner is kept for transactional
+ * enqueue on both engines, an injectable clock for tests, and a start-up that adds no schema of
+ * its own beyond one table.
+ */
+
+export interface JobRow {
+  id: number;
+  name: string;
+  payload: unknown;
+  attempts: number;
+  maxAttempts: number;
+}
+
+export type JobHandler = (payload: never, job: JobRow) => Promise<void>;
+
+export interface EnqueueOptions {
+  /** when it is due (default: now) */
+  runAt?: Date;
+  maxAttempts?: number;
+  /** at most one queued or running job per key: a second enqueue with the key is ignored */
+  singletonKey?: string;
+}
+
+export interface RunnerOptions {
+  clock?: Clock;
+  /** how often due jobs are looked for when nobody wakes the runner */
+  pollMs?: number;
+  leaseMs?: number;
+  /** jobs run at once by this process */
+  concurrency?: number;
+  backoffMs?: (attempts: number) => number;
+}
+
+export const defaultJobBackoff = (attempts: number) => Math.min(3_600_000, 5000 * 4 ** (attempts - 1));
+
+/** Queues a job in the given transaction (or the database); answers its id, or undefined when its singleton key is taken. */
+export async function enqueueJob(db: DbOrTx, name: string, payload: unknown = {}, opts: EnqueueOptions = {}): Promise<number | undefined> {
+  const { rows } = await db.execute<{ id: number | string }>(sql`
+    insert into jobs (name, payload, run_at, max_attempts, singleton_key)
+    values (${name}, ${JSON.stringify(payload ?? {})}::jsonb, ${(opts.runAt ?? new Date()).toISOString()}::timestamptz,
+            ${opts.maxAttempts ?? 5}, ${opts.singletonKey ?? null})
+    on conflict do nothing
+    returning id`);
+  return rows[0] ? Number(rows[0].id) : undefined;
+}
+
+export class JobRunner {
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly recurring = new Map<string, number>();
+  private readonly clock: Clock;
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+  private readonly concurrency: number;
+  private readonly backoffMs: (attempts: number) => number;
+  private cancelTimer?: () => void;
+  private ticking?: Promise<number>;
+  private again = false;
+  private stopped = true;
+  private readonly active = new Set<Promise<void>>();
+
+  constructor(
+    private readonly ctx: AppContext,
+    opts: RunnerOptions = {},
+  ) {
+    this.clock = opts.clock ?? realClock;
+    this.pollMs = opts.pollMs ?? 1000;
+    this.leaseMs = opts.leaseMs ?? 5 * 60_000;
+    this.concurrency = opts.concurrency ?? 4;
+    this.backoffMs = opts.backoffMs ?? defaultJobBackoff;
+  }
+
+  /** What runs jobs of a name. */
+  register<P>(name: string, handler: (payload: P, job: JobRow) => Promise<void>): void {
+    this.handlers.set(name, handler as JobHandler);
+  }
+
+  /** A job that runs every `everyMs` (its next run is queued when one ends, whatever its outcome). */
+  every<P>(name: string, everyMs: number, handler: (payload: P, job: JobRow) => Promise<void>): void {
+    this.register(name, handler);
+    this.recurring.set(name, everyMs);
+  }
+
+  enqueue(name: string, payload: unknown = {}, opts: EnqueueOptions = {}, db: DbOrTx = this.ctx.db): Promise<number | undefined> {
+    return enqueueJob(db, name, payload, opts).then((id) => {
+      if (db === this.ctx.db) this.wake();
+      return id;
+    });
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    for (const [name, every] of this.recurring) {
+      await enqueueJob(this.ctx.db, name, {}, { singletonKey: `every:${name}`, runAt: new Date(this.clock.now() + every), maxAttempts: 1 });
+    }
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.cancelTimer?.();
+    await this.ticking;
+    await Promise.all([...this.active]);
+  }
+
+  /** Something was queued: look now instead of at the next poll. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  /** Resolves when no job is running (tests). */
+  async idle(): Promise<void> {
+    while (this.ticking || this.active.size) {
+      await this.ticking;
+      await Promise.all([...this.active]);
+    }
+  }
+
+  private schedule(ms: number) {
+    this.cancelTimer?.();
+    this.cancelTimer = this.clock.setTimer(() => {
+      void this.tick();
+    }, ms);
+  }
+
+  /**
+   * Claims the due jobs this process may run now and runs them; answers how many it started.
+   * Tests with a fake clock call it after moving the clock.
+   */
+  tick(): Promise<number> {
+    if (this.ticking) {
+      this.again = true;
+      return this.ticking;
+    }
+    this.ticking = (async () => {
+      let started = 0;
+      try {
+        do {
+          this.again = false;
+          const free = this.concurrency - this.active.size;
+          if (free <= 0 || this.handlers.size === 0) break;
+          const jobs = await this.claim(free);
+          for (const job of jobs) {
+            const run: Promise<void> = this.run(job).finally(() => {
+              this.active.delete(run);
+              // a slot is free: more may be due
+              if (!this.stopped) this.wake();
+            });
+            this.active.add(run);
+          }
+          started += jobs.length;
+          if (jobs.length === free) this.again = true;
+        } while (this.again && !this.stopped);
+      } catch (err) {
+        this.ctx.log.error({ err }, "job runner: claiming jobs failed");
+      } finally {
+        this.ticking = undefined;
+        if (!this.stopped) this.schedule(this.pollMs);
+      }
+      return started;
+    })();
+    return this.ticking;
+  }
+
+  private async claim(limit: number): Promise<JobRow[]> {
+    const now = new Date(this.clock.now()).toISOString();
+    const names = sql.join(
+      [...this.handlers.keys()].map((n) => sql`${n}`),
+      sql`, `,
+    );
+    const { rows } = await this.ctx.db.execute<{
+      id: number | string;
+      name: string;
+      payload: unknown;
+      attempts: number;
+      max_attempts: number;
+    }>(sql`
+      with due as (
+        select id from jobs
+        where state in ('queued', 'running') and run_at <= ${now}::timestamptz and name in (${names})
+          and (state = 'queued' or lease_until < ${now}::timestamptz)
+        order by run_at, id
+        limit ${limit}
+        for update skip locked
+      )
+      update jobs set state = 'running', attempts = jobs.attempts + 1,
+             lease_until = ${new Date(this.clock.now() + this.leaseMs).toISOString()}::timestamptz, updated_at = now()
+      from due where jobs.id = due.id
+      returning jobs.id, jobs.name, jobs.payload, jobs.attempts, jobs.max_attempts`);
+    return rows.map((r) => ({
+      id: Number(r.id),
+      name: r.name,
+      payload: typeof r.payload === "string" ? JSON.parse(r.payload) : r.payload,
+      attempts: r.attempts,
+      maxAttempts: r.max_attempts,
+    }));
+  }
+
+  private async run(job: JobRow): Promise<void> {
+    const handler = this.handlers.get(job.name);
+    try {
+      if (!handler) throw new Error(`no handler for job ${job.name}`);
+      await handler(job.payload as never, job);
+      await this.ctx.db.execute(
+        sql`update jobs set state = 'done', lease_until = null, last_error = null, updated_at = now() where id = ${job.id}`,
+      );
+    } catch (err) {
+      const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+      const dead = job.attempts >= job.maxAttempts;
+      const runAt = new Date(this.clock.now() + this.backoffMs(job.attempts)).toISOString();
+      await this.ctx.db
+        .execute(sql`
+          update jobs set state = ${dead ? "dead" : "queued"}, lease_until = null, last_error = ${message},
+                 run_at = ${dead ? sql`run_at` : sql`${runAt}::timestamptz`}, updated_at = now()
+          where id = ${job.id}`)
+        .catch((e) => this.ctx.log.error({ err: e, jobId: job.id }, "job runner: recording a failure failed"));
+      this.ctx.log[dead ? "error" : "warn"](
+        { err, job: job.name, jobId: job.id, attempts: job.attempts },
+        dead ? "job failed for good" : "job failed; it will be tried again",
+      );
+    } finally {
+      const every = this.recurring.get(job.name);
+      if (every !== undefined && !this.stopped) {
+        await enqueueJob(
+          this.ctx.db,
+          job.name,
+          {},
+          { singletonKey: `every:${job.name}`, runAt: new Date(this.clock.now() + every), maxAttempts: 1 },
+        ).catch((e) => this.ctx.log.error({ err: e, job: job.name }, "job runner: queueing the next run failed"));
+      }
+    }
+  }
+}
+
+/** Jobs for the admins' view: the dead ones with their last error, and how many wait. */
+export async function jobsOverview(db: DbOrTx, limit = 100) {
+  const [{ rows: dead }, { rows: counts }] = await Promise.all([
+    db.execute<{ id: number; name: string; attempts: number; last_error: string | null; payload: unknown; updated_at: string | Date }>(sql`
+      select id, name, attempts, last_error, payload, updated_at from jobs where state = 'dead' order by updated_at desc limit ${limit}`),
+    db.execute<{ state: string; n: number }>(sql`select state, count(*)::int as n from jobs group by state`),
+  ]);
+  return {
+    counts: Object.fromEntries(counts.map((c) => [c.state, Number(c.n)])) as Record<string, number>,
+    dead: dead.map((d) => ({
+      id: Number(d.id),
+      name: d.name,
+      attempts: d.attempts,
+      lastError: d.last_error ?? "",
+      payload: typeof d.payload === "string" ? JSON.parse(d.payload) : d.payload,
+      updatedAt: new Date(d.updated_at).toISOString(),
+    })),
+  };
+}

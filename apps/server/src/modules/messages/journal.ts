@@ -1,0 +1,77 @@
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import type { ChannelEvent } from "../../channels/channel.js";
+import type { InboundJournal, JournaledEvent } from "../../channels/manager.js";
+import type { Db } from "../../db/client.js";
+import { inboundEvents } from "../../db/schema/index.js";
+
+/**
+ * The inbound journal over the database (table inbound_events). The channel manager appends each
+ * event before anything else happens to it; the pipeline marks it done inside the transaction
+ * that stores its effects (`doneStatement`), so an event is either done with its effects or still
+ * pending, never half.
+ */
+
+export const JOURNAL_MAX_ATTEMPTS = 8;
+
+/** The event as JSON: media bytes and loaders stay out (the media's `ref` is kept). */
+function serialize(event: ChannelEvent): unknown {
+  if (event.type !== "message" || !event.message.media) return event;
+  const { data: _data, ...media } = event.message.media;
+  return { ...event, message: { ...event.message, media } };
+}
+
+/** JSON back to an event: dates revived. */
+export function deserialize(json: unknown): ChannelEvent {
+  const e = (typeof json === "string" ? JSON.parse(json) : json) as ChannelEvent;
+  if (e.type === "message") return { ...e, message: { ...e.message, timestamp: new Date(e.message.timestamp) } };
+  if (e.type === "edit" && e.editedAt) return { ...e, editedAt: new Date(e.editedAt) };
+  if (e.type === "call") return { ...e, at: new Date(e.at) };
+  return e;
+}
+
+export interface Journal extends InboundJournal {
+  /** The statement that marks an event done, to run inside the transaction of its effects. */
+  doneStatement(id: number): SQL;
+}
+
+export function createJournal(db: Db, maxAttempts = JOURNAL_MAX_ATTEMPTS): Journal {
+  const doneStatement = (id: number) => sql`update inbound_events set state = 'done', done_at = now() where id = ${id}`;
+  return {
+    doneStatement,
+    async append(whatsappId, chat, event) {
+      const [row] = await db
+        .insert(inboundEvents)
+        .values({ whatsappId, chat, type: event.type, event: serialize(event) })
+        .returning({ id: inboundEvents.id });
+      return row.id;
+    },
+    async pending(whatsappId): Promise<JournaledEvent[]> {
+      const rows = await db
+        .select({ id: inboundEvents.id, event: inboundEvents.event })
+        .from(inboundEvents)
+        .where(and(eq(inboundEvents.state, "pending"), eq(inboundEvents.whatsappId, whatsappId)))
+        .orderBy(asc(inboundEvents.id));
+      return rows.map((r) => ({ id: r.id, whatsappId, event: deserialize(r.event) }));
+    },
+    async done(id) {
+      await db.execute(doneStatement(id));
+    },
+    async failed(id, error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const { rows } = await db.execute<{ state: string }>(sql`
+        update inbound_events
+        set attempts = attempts + 1, last_error = ${message.slice(0, 2000)},
+            state = case when attempts + 1 >= ${maxAttempts} then 'failed' else state end
+        where id = ${id} returning state`);
+      return rows[0]?.state === "failed" ? "failed" : "retry";
+    },
+  };
+}
+
+/** Handled events older than `days` are removed (the job runner calls it daily). */
+export async function pruneJournal(db: Db, days = 2): Promise<number> {
+  const { rows } = await db.execute<{ n: number }>(sql`
+    with d as (delete from inbound_events where state = 'done' and done_at < now() - make_interval(days => ${days}) returning 1)
+    select count(*)::int as n from d`);
+  return rows[0]?.n ?? 0;
+}

@@ -1,0 +1,116 @@
+import type { Message, MessageSource } from "@balcao/contract";
+import { and, eq, sql } from "drizzle-orm";
+import type { Address, OutboundContent, QuotedRef } from "../../channels/channel.js";
+import { newMessageId } from "../../channels/ids.js";
+import type { DbOrTx } from "../../db/client.js";
+import { messages } from "../../db/schema/index.js";
+import { AppError } from "../../lib/errors.js";
+import type { StoredMedia } from "../../lib/media.js";
+import { previewOf } from "../../lib/preview.js";
+
+/**
+ * The outbox: every outgoing message is first stored — a message row (fromMe, ack 0: the clock)
+ * with the channel id it will be sent with, and an outbox row saying what to send — in the
+ * caller's transaction. The connection's sender (sender.ts) sends it afterwards. The preview of
+ * the ticket follows in the same statement.
+ */
+
+/** Lower goes first: an agent's reply never waits behind automatic or bulk sends. */
+export const PRIORITY: Record<Exclude<MessageSource, "customer" | "phone">, number> = {
+  agent: 0,
+  bot: 1,
+  schedule: 2,
+  api: 2,
+  disparo: 3,
+};
+
+/** What to send, without bytes: media go by their stored key. */
+export type OutboxContent =
+  | Exclude<OutboundContent, { kind: "media" }>
+  | (Omit<Extract<OutboundContent, { kind: "media" }>, "data"> & { mediaKey: string });
+
+export interface OutboxPayload {
+  to: Address;
+  content: OutboxContent;
+  quoted?: QuotedRef;
+}
+
+export interface OutgoingMessage {
+  ticket: { id: number; whatsappId: number | null; contact: { number: string | null; lid: string | null; isGroup: boolean } };
+  source: keyof typeof PRIORITY;
+  /** the agent who wrote it (agent messages, schedules); null for automatic messages */
+  userId: number | null;
+  /** what the message row shows */
+  body: string;
+  content: OutboxContent;
+  media?: StoredMedia;
+  fileName?: string | null;
+  quotedMsgId?: number | null;
+  /** extra data shown with the message (location, contact card), JSON */
+  dataJson?: string | null;
+}
+
+/** Where a ticket's messages go. */
+export function addressOf(contact: { number: string | null; lid: string | null; isGroup: boolean }): Address {
+  if (contact.isGroup) return { groupId: contact.number ?? undefined };
+  return { number: contact.number ?? undefined, lid: contact.lid ?? undefined };
+}
+
+/** The chat key outbox rows of one conversation share (their order is kept). */
+export function chatOf(to: Address): string {
+  return to.groupId ?? to.number ?? to.lid ?? "";
+}
+
+function mediaTypeOf(msg: OutgoingMessage): Message["mediaType"] | string {
+  if (msg.media) return msg.media.mediaType;
+  const c = msg.content;
+  if (c.kind === "text") return "chat";
+  if (c.kind === "contact") return "vcard";
+  if (c.kind === "media") return c.mediaType;
+  return c.kind;
+}
+
+/**
+ * Stores an outgoing message and queues it for its connection's sender, in the caller's
+ * transaction; answers the message id. The caller wakes the sender after the commit.
+ */
+export async function enqueueMessage(tx: DbOrTx, msg: OutgoingMessage): Promise<{ id: number; whatsappId: number; wid: string }> {
+  const whatsappId = msg.ticket.whatsappId;
+  if (whatsappId === null) throw new AppError("ERR_NO_WAPP_FOUND");
+  const to = addressOf(msg.ticket.contact);
+  if (!to.number && !to.lid && !to.groupId) throw new AppError("ERR_WAPP_INVALID_CONTACT");
+  let quoted: QuotedRef | undefined;
+  if (msg.quotedMsgId) {
+    const [q] = await tx
+      .select({ wid: messages.wid, fromMe: messages.fromMe, body: messages.body })
+      .from(messages)
+      .where(and(eq(messages.id, msg.quotedMsgId), eq(messages.ticketId, msg.ticket.id)));
+    if (!q) throw new AppError("ERR_NO_MESSAGE_FOUND");
+    if (q.wid) quoted = { id: q.wid, fromMe: q.fromMe, body: q.body, author: q.fromMe ? undefined : to };
+  }
+  const wid = newMessageId();
+  const mediaType = mediaTypeOf(msg);
+  const payload: OutboxPayload = { to, content: msg.content, ...(quoted && { quoted }) };
+  const automatic = msg.source === "bot";
+  // the message, its outbox row and the ticket's preview in one statement
+  const { rows } = await tx.execute<{ id: number | string }>(sql`
+    with m as (
+      insert into messages (wid, whatsapp_id, body, from_me, read, ack, media_type, media_key, mimetype, file_name, data_json,
+                            ticket_id, user_id, quoted_msg_id, source)
+      values (${wid}, ${whatsappId}, ${msg.body}, true, true, 0, ${mediaType}, ${msg.media?.key ?? null}, ${msg.media?.mimetype ?? null},
+              ${msg.fileName ?? null}, ${msg.dataJson ?? null}, ${msg.ticket.id}, ${msg.userId}, ${msg.quotedMsgId ?? null}, ${msg.source})
+      returning id
+    ), o as (
+      insert into outbox (message_id, whatsapp_id, chat, priority, wid, payload)
+      select m.id, ${whatsappId}, ${chatOf(to)}, ${PRIORITY[msg.source]}, ${wid}, ${JSON.stringify(payload)}::jsonb from m
+    ), t as (
+      -- an automatic message does not replace the customer's words in the preview
+      update tickets set
+        last_message = case when ${automatic} and last_message <> '' then last_message else ${previewOf(msg.body, mediaType, msg.fileName)} end,
+        last_message_id = case when ${automatic} and last_message <> '' then last_message_id else (select id from m) end,
+        updated_at = now()
+      where id = ${msg.ticket.id}
+    )
+    select id from m`);
+  return { id: Number(rows[0].id), whatsappId, wid };
+}
