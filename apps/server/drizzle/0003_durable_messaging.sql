@@ -14,7 +14,7 @@ CREATE TABLE "outbox" (
 	"wid" text NOT NULL,
 	"payload" jsonb NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
-	"next_attempt_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"next_attempt_at" timestamp with time zone,
 	"lease_until" timestamp with time zone,
 	"last_error" text,
 	"failed_at" timestamp with time zone,
@@ -118,4 +118,5 @@ CREATE INDEX "ticket_history_ticket_idx" ON "ticket_history" USING btree ("ticke
 CREATE INDEX "ticket_history_created_idx" ON "ticket_history" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "simulator_messages_chat_idx" ON "simulator_messages" USING btree ("whatsapp_id","chat","seq");--> statement-breakpoint
 CREATE INDEX "simulator_messages_undelivered_idx" ON "simulator_messages" USING btree ("whatsapp_id","seq") WHERE not "simulator_messages"."from_me" and not "simulator_messages"."delivered";--> statement-breakpoint
+-- hand-written: existing outgoing messages get their source
 UPDATE "messages" SET "source" = CASE WHEN "user_id" IS NOT NULL THEN 'agent' ELSE 'bot' END WHERE "from_me";

@@ -161,6 +161,9 @@ export function recorder<T = unknown>(socket: Socket, event: string) {
   };
 }
 
+/** @deprecated fixed sleeps are being replaced by waits for events (realtime-tickets.test.ts still uses it) */
+export const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /** Waits for the next domain event that matches (or one already published while waiting). */
 export function nextEvent<K extends keyof DomainEvents>(
   t: TestApp,

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
-import { type App, buildApp } from "../src/app.js";
+import { type App, type BuildOptions, buildApp } from "../src/app.js";
 import { type Config, DEMO_ADMIN, loadConfig } from "../src/config.js";
 import { type Database, openDatabase } from "../src/db/client.js";
 
@@ -72,10 +72,10 @@ export interface TestApp extends App {
 
 let userSeq = 0;
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: Partial<BuildOptions> = {}): Promise<TestApp> {
   const { database, drop } = await createTestDatabase();
   const config = testConfig(env);
-  const built = await buildApp(config, { database, logger: false, serveWeb: false });
+  const built = await buildApp(config, { database, logger: false, serveWeb: false, ...options });
   await built.app.ready();
   const login = async (email: string = DEMO_ADMIN.email, password: string = DEMO_ADMIN.password) => {
     const res = await built.app.inject({ method: "POST", url: "/auth/login", payload: { email, password } });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ADMIN } from "../src/config.js";
-import { api, createQueue, multipart, PNG, pause } from "./conversation-kit.js";
+import { ackReaches, api, createQueue, multipart, PNG, settle } from "./conversation-kit.js";
 import { bearer, createTestApp, type TestApp } from "./helpers.js";
 
 let t: TestApp;
@@ -67,12 +67,10 @@ describe("the simulator page and API", () => {
     ]);
 
     await api(t, t.adminToken, "PUT", `/tickets/${ticket.id}`, { status: "open" });
-    await api(t, t.adminToken, "POST", `/messages/${ticket.id}`, { body: "Olá Zé" });
-    let chat = (await api(t, t.adminToken, "GET", `/simulator/api/connections/${id}/chats/5511977770001`)).body;
-    for (let i = 0; i < 100 && chat.messages.at(-1).ack < 2; i++) {
-      await pause(20);
-      chat = (await api(t, t.adminToken, "GET", `/simulator/api/connections/${id}/chats/5511977770001`)).body;
-    }
+    const [reply] = (await api(t, t.adminToken, "POST", `/messages/${ticket.id}`, { body: "Olá Zé" })).body;
+    await settle(t);
+    await ackReaches(t, reply.id, 2);
+    const chat = (await api(t, t.adminToken, "GET", `/simulator/api/connections/${id}/chats/5511977770001`)).body;
     expect(chat.messages.at(-1)).toMatchObject({ fromMe: true, body: "Olá Zé", ack: 2 });
     expect(chat.messages[1]).toMatchObject({ mediaType: "image", hasMedia: true });
     const media = await t.app.inject({

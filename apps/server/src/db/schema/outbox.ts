@@ -29,7 +29,8 @@ export const outbox = pgTable(
     /** The address and what to send (media by stored key), so a send never depends on later edits. */
     payload: jsonb("payload").notNull(),
     attempts: integer("attempts").notNull().default(0),
-    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    /** after a failed attempt: not before this time (null: due at once) */
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
     /** Set while a sender holds the row; an expired lease (a crashed sender) makes it claimable again. */
     leaseUntil: timestamp("lease_until", { withTimezone: true }),
     lastError: text("last_error"),

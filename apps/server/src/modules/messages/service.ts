@@ -181,7 +181,7 @@ export async function resendMessage(conv: ConvDeps, user: SessionUser, id: numbe
   const requeued = await ctx.db.transaction(async (tx) => {
     const { rows } = await tx.execute<{ whatsapp_id: number }>(sql`
       with m as (update messages set send_error = null, ack = 0, updated_at = now() where id = ${id} and send_error is not null returning id)
-      update outbox set failed_at = null, attempts = 0, next_attempt_at = now(), lease_until = null, last_error = null
+      update outbox set failed_at = null, attempts = 0, next_attempt_at = null, lease_until = null, last_error = null
       where message_id = (select id from m) and failed_at is not null
       returning whatsapp_id`);
     return rows[0];

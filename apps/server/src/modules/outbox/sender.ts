@@ -151,13 +151,17 @@ export class OutboxSender {
 
   /** When the connection's next row may be sent (now or later), or undefined when nothing waits. */
   private async nextDue(whatsappId: number): Promise<number | undefined> {
-    const { rows } = await this.ctx.db.execute<{ at: string | Date | null }>(sql`
-      select min(greatest(o.next_attempt_at, o.lease_until)) as at
+    const { rows } = await this.ctx.db.execute<{ any_row: boolean; due_now: boolean; at: string | Date | null }>(sql`
+      select count(*) > 0 as any_row,
+             bool_or(o.next_attempt_at is null and o.lease_until is null) as due_now,
+             min(greatest(o.next_attempt_at, o.lease_until)) as at
       from outbox o
       where o.whatsapp_id = ${whatsappId} and o.failed_at is null
         and not exists (select 1 from outbox p where p.whatsapp_id = o.whatsapp_id and p.chat = o.chat and p.id < o.id and p.failed_at is null)`);
-    const at = rows[0]?.at;
-    return at === null || at === undefined ? undefined : new Date(at).getTime();
+    const r = rows[0];
+    if (!r?.any_row) return undefined;
+    if (r.due_now || r.at === null) return this.clock.now();
+    return new Date(r.at).getTime();
   }
 
   private async claim(whatsappId: number): Promise<Claimed | undefined> {
@@ -166,7 +170,7 @@ export class OutboxSender {
       with next as (
         select o.id from outbox o
         where o.whatsapp_id = ${whatsappId} and o.failed_at is null
-          and o.next_attempt_at <= ${new Date(now).toISOString()}::timestamptz
+          and (o.next_attempt_at is null or o.next_attempt_at <= ${new Date(now).toISOString()}::timestamptz)
           and (o.lease_until is null or o.lease_until < ${new Date(now).toISOString()}::timestamptz)
           and not exists (select 1 from outbox p where p.whatsapp_id = o.whatsapp_id and p.chat = o.chat and p.id < o.id and p.failed_at is null)
         order by o.priority, o.id
@@ -194,10 +198,9 @@ export class OutboxSender {
       const dropped = !permanent && !this.channels.get(whatsappId)?.connected;
       if (!permanent && (dropped || row.attempts < this.maxAttempts)) {
         const attempts = dropped ? row.attempts - 1 : row.attempts;
-        const at = dropped ? this.clock.now() : this.clock.now() + this.backoffMs(attempts);
+        const at = dropped ? null : new Date(this.clock.now() + this.backoffMs(attempts)).toISOString();
         await this.ctx.db.execute(sql`
-          update outbox set lease_until = null, attempts = ${attempts}, next_attempt_at = ${new Date(at).toISOString()}::timestamptz,
-                 last_error = ${reason.slice(0, 500)}
+          update outbox set lease_until = null, attempts = ${attempts}, next_attempt_at = ${at}::timestamptz, last_error = ${reason.slice(0, 500)}
           where id = ${row.id}`);
         this.ctx.log.warn(
           { whatsappId, messageId: row.message_id, attempts: row.attempts, reason },
