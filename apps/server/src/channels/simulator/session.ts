@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { MediaType } from "@balcao/contract";
+import { cleanDeep, type MediaType } from "@balcao/contract";
 import {
   type Ack,
   type Address,
@@ -205,6 +205,7 @@ export class SimulatorSession implements ChannelSession {
     groupId?: string;
   }): Promise<string> {
     this.assertConnected();
+    input = cleanDeep(input);
     const id = input.id ?? `SIMIN${randomBytes(8).toString("hex").toUpperCase()}`;
     const existing = await this.store.message(this.whatsappId, id);
     if (existing) {

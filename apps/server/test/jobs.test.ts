@@ -1,0 +1,140 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { enqueueJob, JobRunner } from "../src/jobs/runner.js";
+import { api, createQueue, customerSays, pairedSimulator, phoneOf, settle } from "./conversation-kit.js";
+import { fakeClock } from "./fake-clock.js";
+import { createTestApp, type TestApp } from "./helpers.js";
+
+/** The one job runner, on a fake clock: due jobs once, retries with backoff, dead jobs listed, leases, transactional enqueue. */
+
+let t: TestApp;
+const fake = fakeClock(Date.now());
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.teardown());
+
+function runner(opts: { concurrency?: number } = {}) {
+  return new JobRunner(t.ctx, { clock: fake.clock, pollMs: 60_000, leaseMs: 30_000, backoffMs: (n) => 10_000 * n, ...opts });
+}
+
+const stateOf = async (id: number | undefined) =>
+  (
+    await t.ctx.db.execute<{ state: string; attempts: number; last_error: string | null }>(
+      sql`select state, attempts, last_error from jobs where id = ${id}`,
+    )
+  ).rows[0];
+
+describe("the job runner", () => {
+  it("a job due at a time runs when the clock reaches it, once, even with two runners racing", async () => {
+    const ran: number[] = [];
+    const a = runner();
+    const b = runner();
+    for (const r of [a, b]) r.register<{ n: number }>("test.due", async ({ n }) => void ran.push(n));
+    const due = new Date(fake.at() + 60_000);
+    for (let n = 0; n < 40; n++) await enqueueJob(t.ctx.db, "test.due", { n }, { runAt: due });
+    await Promise.all([a.tick(), b.tick()]);
+    await Promise.all([a.idle(), b.idle()]);
+    expect(ran).toEqual([]);
+    fake.advance(60_000);
+    for (let i = 0; i < 10 && ran.length < 40; i++) {
+      await Promise.all([a.tick(), b.tick()]);
+      await Promise.all([a.idle(), b.idle()]);
+    }
+    expect(ran.sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, n) => n));
+  });
+
+  it("a failing job is tried again with backoff, then dead with its last error, listed for admins", async () => {
+    const r = runner();
+    let calls = 0;
+    r.register("test.flaky", async () => {
+      calls++;
+      throw new Error(`billing system down (${calls})`);
+    });
+    const id = await r.enqueue("test.flaky", {}, { maxAttempts: 3, runAt: new Date(fake.at()) });
+    await r.tick();
+    await r.idle();
+    expect(await stateOf(id)).toEqual({ state: "queued", attempts: 1, last_error: "billing system down (1)" });
+    await r.tick();
+    await r.idle();
+    expect(calls).toBe(1);
+    fake.advance(10_000);
+    await r.tick();
+    await r.idle();
+    expect(await stateOf(id)).toMatchObject({ state: "queued", attempts: 2 });
+    fake.advance(20_000);
+    await r.tick();
+    await r.idle();
+    expect(await stateOf(id)).toEqual({ state: "dead", attempts: 3, last_error: "billing system down (3)" });
+    const jobs = await api(t, t.adminToken, "GET", "/jobs");
+    expect(jobs.body.dead).toContainEqual(
+      expect.objectContaining({ id, name: "test.flaky", attempts: 3, lastError: "billing system down (3)" }),
+    );
+  });
+
+  it("a job whose runner died is taken again when its lease ends", async () => {
+    const id = await enqueueJob(t.ctx.db, "test.lease", {}, { runAt: new Date(fake.at()) });
+    // a runner claimed it, then its process was killed
+    await t.ctx.db.execute(
+      sql`update jobs set state = 'running', attempts = 1, lease_until = ${new Date(fake.at() + 30_000).toISOString()}::timestamptz where id = ${id}`,
+    );
+    const r = runner();
+    let ran = 0;
+    r.register("test.lease", async () => void ran++);
+    await r.tick();
+    await r.idle();
+    expect(ran).toBe(0);
+    fake.advance(30_001);
+    await r.tick();
+    await r.idle();
+    expect(ran).toBe(1);
+    expect(await stateOf(id)).toMatchObject({ state: "done", attempts: 2 });
+  });
+
+  it("a job queued in a transaction that rolls back never exists; a singleton key keeps one queued job", async () => {
+    await t.ctx.db
+      .transaction(async (tx) => {
+        await enqueueJob(tx, "test.rollback", {});
+        throw new Error("the business write failed");
+      })
+      .catch(() => undefined);
+    expect((await t.ctx.db.execute(sql`select id from jobs where name = 'test.rollback'`)).rows).toHaveLength(0);
+    const first = await enqueueJob(t.ctx.db, "test.single", {}, { singletonKey: "schedule:7" });
+    const second = await enqueueJob(t.ctx.db, "test.single", {}, { singletonKey: "schedule:7" });
+    expect(first).toBeTypeOf("number");
+    expect(second).toBeUndefined();
+  });
+
+  it("auto-close runs on the app's runner: an idle open ticket is closed, with a history row and the farewell", async () => {
+    const queue = await createQueue(t, "Suporte");
+    const sim = await pairedSimulator(t, { queueIds: [queue], farewellMessage: "Até logo!" });
+    await customerSays(t, sim, "5511950000001", "oi");
+    const { rows } = await t.ctx.db.execute<{ id: number }>(
+      sql`select t.id from tickets t join contacts c on c.id = t.contact_id where c.number = '5511950000001'`,
+    );
+    const id = rows[0].id;
+    await api(t, t.adminToken, "PUT", `/tickets/${id}`, { status: "open" });
+    await t.ctx.db.execute(sql`update tickets set updated_at = now() - interval '25 hours' where id = ${id}`);
+    // the recurring job comes due
+    await t.ctx.db.execute(sql`update jobs set run_at = now() - interval '1 second' where name = 'tickets.autoClose' and state = 'queued'`);
+    await t.jobs.tick();
+    await t.jobs.idle();
+    await settle(t);
+    expect((await api(t, t.adminToken, "GET", `/tickets/${id}`)).body.status).toBe("closed");
+    const history = await t.ctx.db.execute<{ reason: string; actor: string; from_status: string; to_status: string }>(
+      sql`select reason, actor, from_status, to_status from ticket_history where ticket_id = ${id} order by id`,
+    );
+    expect(history.rows.map((h) => `${h.reason}:${h.actor}:${h.from_status}->${h.to_status}`)).toEqual([
+      "create:customer:null->pending",
+      // the connection's only queue, assigned by the queue step
+      "queue:bot:pending->pending",
+      "accept:user:pending->open",
+      "autoClose:system:open->closed",
+    ]);
+    expect((await phoneOf(sim, "5511950000001")).at(-1)?.body).toBe("Até logo!");
+    // and the next run is queued
+    const next = await t.ctx.db.execute(sql`select id from jobs where name = 'tickets.autoClose' and state = 'queued'`);
+    expect(next.rows).toHaveLength(1);
+  });
+});
