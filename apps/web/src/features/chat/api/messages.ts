@@ -2,8 +2,7 @@ import type { Message, MessagesAnswer, QuickAnswersAnswer } from "@balcao/contra
 import { type InfiniteData, infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { http } from "../../../api/http";
-import { useSocket, useSocketEvent } from "../../../app/socket";
-import { ticketKey } from "../../tickets/api/tickets";
+import { useSocket, useSocketEvent } from "../../../lib/socket";
 
 type Pages = InfiniteData<MessagesAnswer, unknown>;
 export const messagesKey = (ticketId: number) => ["messages", ticketId] as const;
@@ -116,5 +115,3 @@ export function useQuickAnswerLookup(term: string | null) {
     meta: { silent: true },
   });
 }
-
-export { ticketKey };

@@ -22,7 +22,7 @@ import { ApiError } from "../../../api/http";
 import { FormDialog } from "../../../components/FormDialog";
 import { showSaveError } from "../../../lib/forms";
 import { toastError, toastSuccess } from "../../../lib/toast";
-import { QueueMultiSelect } from "../../queues/components/QueueMultiSelect";
+import { QueueMultiSelect } from "../../queues";
 import { type TypebotInput, useSaveConnection, useSaveTypebot } from "../api/connections";
 
 /** The form: the connection's fields (contract rules: name 2–50 …) and its bot settings. */

@@ -2,7 +2,7 @@ import type { Contact, ContactBody, ContactsAnswer, ImportAnswer } from "@balcao
 import { SEARCH_MIN_CHARS } from "@balcao/contract";
 import { type InfiniteData, infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { http } from "../../../api/http";
-import { useSocketEvent } from "../../../app/socket";
+import { useSocketEvent } from "../../../lib/socket";
 import { searchTerm } from "../../../lib/hooks";
 import { removeFromPages, replaceInPages } from "../../../lib/infinite";
 

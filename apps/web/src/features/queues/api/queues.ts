@@ -1,7 +1,7 @@
 import type { Queue, QueueBody } from "@balcao/contract";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { http } from "../../../api/http";
-import { useSocketEvent } from "../../../app/socket";
+import { useSocketEvent } from "../../../lib/socket";
 
 export const queuesQuery = queryOptions({
   queryKey: ["queues"],

@@ -1,7 +1,7 @@
 import type { QuickAnswer, QuickAnswerBody, QuickAnswersAnswer } from "@balcao/contract";
 import { type InfiniteData, infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { http } from "../../../api/http";
-import { useSocketEvent } from "../../../app/socket";
+import { useSocketEvent } from "../../../lib/socket";
 import { removeFromPages, replaceInPages } from "../../../lib/infinite";
 
 export const quickAnswersKey = ["quickAnswers"] as const;

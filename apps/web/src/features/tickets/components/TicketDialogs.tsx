@@ -12,10 +12,10 @@ import { FormDialog } from "../../../components/FormDialog";
 import { useDebounced } from "../../../lib/hooks";
 import { flattenPages } from "../../../lib/infinite";
 import { toastError, toastSuccess } from "../../../lib/toast";
-import { useAuth } from "../../auth/auth-context";
-import { useContacts } from "../../contacts/api/contacts";
-import { useQueues } from "../../queues/api/queues";
-import { useUsers, visibleUsers } from "../../users/api/users";
+import { useAuth } from "../../auth";
+import { useContacts } from "../../contacts";
+import { useQueues } from "../../queues";
+import { useUsers, visibleUsers } from "../../users";
 import { useCreateTicket, useUpdateTicket } from "../api/tickets";
 
 /** The queues an agent may pick: every queue for admins, their own otherwise. */

@@ -5,9 +5,9 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router-dom";
 import { toastError } from "../../../lib/toast";
-import { ChatView } from "../../chat/components/ChatView";
-import { useSettings } from "../../settings/api/get-settings";
+import { useSettings } from "../../settings";
 import "../i18n";
+import { ChatView } from "./ChatView";
 import { TicketsManager } from "./TicketsManager";
 
 const visuallyHidden = {
