@@ -41,6 +41,20 @@ export async function signIn(page, { email, password } = ADMIN) {
   await page.waitForURL("**/tickets");
 }
 
+/**
+ * The page has come to rest: its fonts are loaded and no CSS transition or finite animation is
+ * running (an endless spinner does not count). For measuring and screenshots after something moved.
+ */
+export async function settled(page) {
+  await page.waitForFunction(
+    () =>
+      document.fonts.status === "loaded" &&
+      document
+        .getAnimations()
+        .every((a) => a.playState !== "running" || a.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY),
+  );
+}
+
 /** A toast with this exact text is on screen. */
 export function toast(page, text) {
   // the same text may still be showing from the previous save (toasts last 3 s): take the newest

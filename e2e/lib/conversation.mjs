@@ -3,11 +3,13 @@
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as nextPoll } from "node:timers/promises";
 import { BASE, launch } from "./browser.mjs";
 
-export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `fn` until it returns a truthy value. */
+/**
+ * Polls `fn` until it returns a truthy value: for what only the HTTP API shows (the simulated
+ * phone, stored tickets), which has no event to wait on.
+ */
 export async function until(fn, what, ms = 15_000) {
   const end = Date.now() + ms;
   let last;
@@ -18,7 +20,7 @@ export async function until(fn, what, ms = 15_000) {
     } catch (err) {
       last = err;
     }
-    await sleep(200);
+    await nextPoll(200);
   }
   throw new Error(`timed out waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)?.slice(0, 300)})`);
 }
@@ -83,6 +85,28 @@ export async function launchWithMic(wav) {
     "--use-fake-ui-for-media-stream",
     `--use-file-for-fake-audio-capture=${wav}`,
   ]);
+}
+
+/**
+ * Marks the AudioContext that takes the microphone, so that `recorded` can wait on its clock (the
+ * page is already loaded: the recorder's context is created later, on "Gravar áudio").
+ */
+export async function watchMicrophone(page) {
+  await page.evaluate(() => {
+    const take = AudioContext.prototype.createMediaStreamSource;
+    AudioContext.prototype.createMediaStreamSource = function (stream) {
+      window.__microphone = { context: this, from: this.currentTime };
+      return take.call(this, stream);
+    };
+  });
+}
+
+/** Resolves once the recording has taken `seconds` of audio from the microphone (by the recorder's audio clock). */
+export async function recorded(page, seconds) {
+  await page.waitForFunction((s) => {
+    const mic = window.__microphone;
+    return mic !== undefined && mic.context.currentTime - mic.from >= s;
+  }, seconds);
 }
 
 /** An agent with the given queues (created through the admin API). */
