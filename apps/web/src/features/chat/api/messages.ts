@@ -2,6 +2,7 @@ import type { Message, MessagesAnswer, QuickAnswersAnswer } from "@balcao/contra
 import { type InfiniteData, infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { http } from "../../../api/http";
+import { nextPage } from "../../../lib/entity-api";
 import { useSocket, useSocketEvent } from "../../../lib/socket";
 
 type Pages = InfiniteData<MessagesAnswer, unknown>;
@@ -13,7 +14,7 @@ export const messagesQuery = (ticketId: number) =>
     queryKey: messagesKey(ticketId),
     queryFn: ({ pageParam, signal }) => http.get<MessagesAnswer>(`/messages/${ticketId}`, { pageNumber: pageParam }, signal),
     initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+    getNextPageParam: nextPage,
     staleTime: 0,
     meta: { silent: true },
     retry: false,

@@ -11,6 +11,7 @@ import {
 } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { http } from "../../../api/http";
+import { nextPage } from "../../../lib/entity-api";
 import { useSocket, useSocketEvent } from "../../../lib/socket";
 import { useAuth } from "../../auth";
 import { type TicketFilter, belongsTo, byUpdatedDesc } from "../lib";
@@ -41,7 +42,7 @@ export const ticketsQuery = (f: TicketFilter) =>
         signal,
       ),
     initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+    getNextPageParam: nextPage,
   });
 
 export function useTickets(f: TicketFilter, enabled = true) {
