@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as nextPoll } from "node:timers/promises";
-import { BASE, launch } from "./browser.mjs";
+import { BASE, launch, socketJoined } from "./browser.mjs";
 
 /**
  * Polls `fn` until it returns a truthy value: for what only the HTTP API shows (the simulated
@@ -122,11 +122,13 @@ export async function agentPage(browser, user, { width = 1366, height = 850 } = 
   const context = await browser.newContext({ baseURL: BASE, viewport: { width, height }, locale: "pt-BR", permissions: ["microphone"] });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
+  const joined = socketJoined(page);
   await page.goto("/login");
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Senha").fill(user.password);
   await page.getByRole("button", { name: "Entrar" }).click();
   await page.waitForURL("**/tickets");
+  await joined;
   return page;
 }
 

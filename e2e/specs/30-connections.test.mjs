@@ -3,7 +3,7 @@
 // both themes at 1366 and 375 px.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { api, launch, newPage, settled, shot, signIn, toast, unique } from "../lib/browser.mjs";
+import { ADMIN, api, launch, newPage, settled, shot, signIn, toast, unique, within } from "../lib/browser.mjs";
 
 let browser;
 let admin;
@@ -47,19 +47,6 @@ after(async () => {
   await browser?.close();
 });
 
-/** `promise`, or a failure naming `what` after `ms`. */
-async function within(promise, ms, what) {
-  let timer;
-  const late = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 const card = (page, name) => page.getByTestId("connection-card").filter({ has: page.getByRole("heading", { name, exact: true }) });
 
 test("a simulated session: OPENING → qrcode (QR dialog) → CONNECTED, and the drawer badge clears", async () => {
@@ -77,10 +64,17 @@ test("a simulated session: OPENING → qrcode (QR dialog) → CONNECTED, and the
     qrHeld = resolve;
   });
   let toPage;
+  let joinedRooms;
+  const inRooms = new Promise((resolve) => {
+    joinedRooms = resolve;
+  });
   await page.routeWebSocket(/\/socket\.io\//, (ws) => {
     const server = ws.connectToServer();
     toPage = (m) => ws.send(m);
-    ws.onMessage((m) => server.send(m));
+    ws.onMessage((m) => {
+      server.send(m);
+      if (typeof m === "string" && m.includes('"joinNotification"')) joinedRooms();
+    });
     server.onMessage((m) => {
       if (holding && typeof m === "string" && m.includes('"whatsappSession"') && m.includes('"status":"qrcode"')) {
         held.push(m);
@@ -88,7 +82,9 @@ test("a simulated session: OPENING → qrcode (QR dialog) → CONNECTED, and the
       } else ws.send(m);
     });
   });
-  await signIn(page);
+  // the routed socket is not one the page's websocket event reports: its join is seen here instead
+  await signIn(page, ADMIN, { live: false });
+  await within(inRooms, 15_000, "the page's socket to join its rooms");
   await page.getByRole("link", { name: "Conexões" }).click();
   await page.getByRole("heading", { name: "Conexões", level: 1 }).waitFor();
 
