@@ -33,76 +33,57 @@ function webPlace(file) {
 }
 
 const isFeatureIndex = (p) => p.kind === "feature" && /^index\.tsx?$/.test(p.rest);
+const isShared = (p) => SHARED_WEB.includes(p.kind);
 
-/**
- * Each rule looks at one import (`from` file, resolved `to` file or undefined for a package, the
- * specifier as written) and answers whether it breaks the rule.
- */
+/** A rule between two web files, given their places (`to` a package: never broken). */
+const webRule = (id, text, breaks) => ({
+  id,
+  scope: "web",
+  text,
+  breaks: ({ from, to }) => {
+    const a = webPlace(from);
+    const b = webPlace(to);
+    return a !== undefined && b !== undefined && breaks(a, b);
+  },
+});
+
+/** A rule of the server: `from` a file, `to` a file or undefined for a package, `specifier` as written. */
+const serverRule = (id, text, breaks) => ({ id, scope: "server", text, breaks });
+
+/** Each rule looks at one import and answers whether it breaks the rule. */
 export const RULES = [
-  {
-    id: "web/feature-internals",
-    scope: "web",
-    text: "a feature imports another feature only through its index.ts",
-    breaks({ from, to }) {
-      const a = webPlace(from);
-      const b = webPlace(to);
-      return a?.kind === "feature" && b?.kind === "feature" && a.feature !== b.feature && !isFeatureIndex(b);
-    },
-  },
-  {
-    id: "web/app-feature-internals",
-    scope: "web",
-    text: "app/ (and main.tsx) import a feature only through its index.ts",
-    breaks({ from, to }) {
-      const a = webPlace(from);
-      const b = webPlace(to);
-      return (a?.kind === "app" || a?.kind === "root") && b?.kind === "feature" && !isFeatureIndex(b);
-    },
-  },
-  {
-    id: "web/shared-imports-feature",
-    scope: "web",
-    text: "components/, lib/, api/ and locales/ never import features/",
-    breaks({ from, to }) {
-      const a = webPlace(from);
-      const b = webPlace(to);
-      return a !== undefined && SHARED_WEB.includes(a.kind) && b?.kind === "feature";
-    },
-  },
-  {
-    id: "web/shared-imports-app",
-    scope: "web",
-    text: "components/, lib/, api/ and locales/ never import app/",
-    breaks({ from, to }) {
-      const a = webPlace(from);
-      const b = webPlace(to);
-      return a !== undefined && SHARED_WEB.includes(a.kind) && b?.kind === "app";
-    },
-  },
-  {
-    id: "server/channels-imports-upper-layer",
-    scope: "server",
-    text: "channels/ never import modules/, db/, http/ or realtime/",
-    breaks({ from, to }) {
-      return from.startsWith(`${SERVER}channels/`) && /^apps\/server\/src\/(modules|db|http|realtime)\//.test(to ?? "");
-    },
-  },
-  {
-    id: "server/db-imports-modules",
-    scope: "server",
-    text: "db/ never imports modules/",
-    breaks({ from, to }) {
-      return from.startsWith(`${SERVER}db/`) && (to ?? "").startsWith(`${SERVER}modules/`);
-    },
-  },
-  {
-    id: "server/service-imports-fastify",
-    scope: "server",
-    text: "a service.ts never imports fastify or @fastify/*",
-    breaks({ from, to, specifier }) {
-      return from.startsWith(SERVER) && from.endsWith("/service.ts") && to === undefined && /^(fastify|@fastify\/)/.test(specifier);
-    },
-  },
+  webRule(
+    "web/feature-internals",
+    "a feature imports another feature only through its index.ts",
+    (a, b) => a.kind === "feature" && b.kind === "feature" && a.feature !== b.feature && !isFeatureIndex(b),
+  ),
+  webRule(
+    "web/app-feature-internals",
+    "app/ (and main.tsx) import a feature only through its index.ts",
+    (a, b) => (a.kind === "app" || a.kind === "root") && b.kind === "feature" && !isFeatureIndex(b),
+  ),
+  webRule(
+    "web/shared-imports-feature",
+    "components/, lib/, api/ and locales/ never import features/",
+    (a, b) => isShared(a) && b.kind === "feature",
+  ),
+  webRule("web/shared-imports-app", "components/, lib/, api/ and locales/ never import app/", (a, b) => isShared(a) && b.kind === "app"),
+  serverRule(
+    "server/channels-imports-upper-layer",
+    "channels/ never import modules/, db/, http/ or realtime/",
+    ({ from, to }) => from.startsWith(`${SERVER}channels/`) && /^apps\/server\/src\/(modules|db|http|realtime)\//.test(to ?? ""),
+  ),
+  serverRule(
+    "server/db-imports-modules",
+    "db/ never imports modules/",
+    ({ from, to }) => from.startsWith(`${SERVER}db/`) && (to ?? "").startsWith(`${SERVER}modules/`),
+  ),
+  serverRule(
+    "server/service-imports-fastify",
+    "a service.ts never imports fastify or @fastify/*",
+    ({ from, to, specifier }) =>
+      from.startsWith(SERVER) && from.endsWith("/service.ts") && to === undefined && /^(fastify|@fastify\/)/.test(specifier),
+  ),
 ];
 
 const SOURCE = /\.(ts|tsx|mts|mjs|js)$/;
