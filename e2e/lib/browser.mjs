@@ -33,12 +33,62 @@ export async function newPage(browser, { width = 1280, height = 800, locale = "p
   return page;
 }
 
-export async function signIn(page, { email, password } = ADMIN) {
+/** `promise`, or a failure naming `what` after `ms`. */
+export async function within(promise, ms, what) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Resolves once the page's socket is connected and in its rooms (on every connect the shell asks to
+ * join the ticket rooms, joinNotification last): live events sent from then on reach the page.
+ * Call it before the page signs in.
+ */
+export function socketJoined(page) {
+  const joined = new Promise((resolve) => {
+    const onSocket = (ws) => {
+      if (!ws.url().includes("/socket.io/")) return;
+      ws.on("framesent", ({ payload }) => {
+        if (typeof payload !== "string" || !payload.includes('"joinNotification"')) return;
+        page.off("websocket", onSocket);
+        resolve();
+      });
+    };
+    page.on("websocket", onSocket);
+  });
+  return within(joined, 15_000, "the page's socket to join its rooms");
+}
+
+/** Signs in through the login page; with `live` (the default), also waits for the socket to be in its rooms. */
+export async function signIn(page, { email, password } = ADMIN, { live = true } = {}) {
+  const joined = live ? socketJoined(page) : undefined;
   await page.goto("/login");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Senha").fill(password);
   await page.getByRole("button", { name: "Entrar" }).click();
   await page.waitForURL("**/tickets");
+  await joined;
+}
+
+/**
+ * The page has come to rest: its fonts are loaded and no CSS transition or finite animation is
+ * running (an endless spinner does not count). For measuring and screenshots after something moved.
+ */
+export async function settled(page) {
+  await page.waitForFunction(
+    () =>
+      document.fonts.status === "loaded" &&
+      document
+        .getAnimations()
+        .every((a) => a.playState !== "running" || a.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY),
+  );
 }
 
 /** A toast with this exact text is on screen. */

@@ -3,11 +3,13 @@
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BASE, launch } from "./browser.mjs";
+import { setTimeout as nextPoll } from "node:timers/promises";
+import { BASE, launch, socketJoined } from "./browser.mjs";
 
-export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `fn` until it returns a truthy value. */
+/**
+ * Polls `fn` until it returns a truthy value: for what only the HTTP API shows (the simulated
+ * phone, stored tickets), which has no event to wait on.
+ */
 export async function until(fn, what, ms = 15_000) {
   const end = Date.now() + ms;
   let last;
@@ -18,7 +20,7 @@ export async function until(fn, what, ms = 15_000) {
     } catch (err) {
       last = err;
     }
-    await sleep(200);
+    await nextPoll(200);
   }
   throw new Error(`timed out waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)?.slice(0, 300)})`);
 }
@@ -85,6 +87,28 @@ export async function launchWithMic(wav) {
   ]);
 }
 
+/**
+ * Marks the AudioContext that takes the microphone, so that `recorded` can wait on its clock (the
+ * page is already loaded: the recorder's context is created later, on "Gravar áudio").
+ */
+export async function watchMicrophone(page) {
+  await page.evaluate(() => {
+    const take = AudioContext.prototype.createMediaStreamSource;
+    AudioContext.prototype.createMediaStreamSource = function (stream) {
+      window.__microphone = { context: this, from: this.currentTime };
+      return take.call(this, stream);
+    };
+  });
+}
+
+/** Resolves once the recording has taken `seconds` of audio from the microphone (by the recorder's audio clock). */
+export async function recorded(page, seconds) {
+  await page.waitForFunction((s) => {
+    const mic = window.__microphone;
+    return mic !== undefined && mic.context.currentTime - mic.from >= s;
+  }, seconds);
+}
+
 /** An agent with the given queues (created through the admin API). */
 export async function createAgent(admin, { name, queueIds, profile = "user" }) {
   const email = `${name.toLowerCase().replace(/\W+/g, ".")}.${Date.now()}@example.com`;
@@ -98,11 +122,13 @@ export async function agentPage(browser, user, { width = 1366, height = 850 } = 
   const context = await browser.newContext({ baseURL: BASE, viewport: { width, height }, locale: "pt-BR", permissions: ["microphone"] });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
+  const joined = socketJoined(page);
   await page.goto("/login");
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Senha").fill(user.password);
   await page.getByRole("button", { name: "Entrar" }).click();
   await page.waitForURL("**/tickets");
+  await joined;
   return page;
 }
 

@@ -5,13 +5,15 @@ import { launch, newPage, signIn, toast } from "./browser.mjs";
 
 /**
  * Registers the file's before/after hooks: a browser, an admin signed in, `path` open once its `heading` shows.
- * `screen.page` is the page (set once `before` has run).
+ * `screen.page` is the page (set once `before` has run). With `clock`, the page's timers run on Playwright's
+ * clock (flowing as usual until a test pauses it), so a test can run a debounce out without waiting.
  */
-export function crudScreen({ path, heading, cardTestId }) {
+export function crudScreen({ path, heading, cardTestId, clock = false }) {
   const s = { browser: undefined, page: undefined };
   before(async () => {
     s.browser = await launch();
     s.page = await newPage(s.browser);
+    if (clock) await s.page.clock.install();
     await signIn(s.page);
     await s.page.goto(path);
     await s.page.getByRole("heading", { name: heading }).waitFor();

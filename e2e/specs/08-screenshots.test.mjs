@@ -2,7 +2,7 @@
 // They land in e2e/screenshots/ to be looked at; the assertions pin that nothing overflows sideways.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { api, launch, newPage, shot, signIn } from "../lib/browser.mjs";
+import { api, launch, newPage, settled, shot, signIn } from "../lib/browser.mjs";
 
 let browser;
 let admin;
@@ -72,7 +72,7 @@ for (const theme of ["light", "dark"]) {
       await page.goto(path);
       await page.getByRole("heading", { name: heading }).waitFor();
       await page.locator('[aria-busy="false"]').waitFor();
-      await page.waitForTimeout(300);
+      await settled(page);
       await noSidewaysScroll(page);
       await shot(page, `${name}-${theme}`);
       if ((await page.getByTestId(cardId).count()) === 0) failures.push(name);
@@ -92,14 +92,14 @@ test("contacts at 375 px: the drawer collapses and dialogs go full screen", asyn
   await signIn(page);
   await page.goto("/contacts");
   await page.getByTestId("contact-card").first().waitFor();
-  await page.waitForTimeout(300);
+  await settled(page);
   assert.equal(await page.getByRole("navigation", { name: "menu" }).isVisible(), false, "the drawer starts closed");
   await noSidewaysScroll(page);
   await shot(page, "contacts-375");
 
   await page.getByRole("button", { name: "Abrir ou fechar o menu" }).click();
   await page.getByRole("navigation", { name: "menu" }).getByRole("link", { name: "Contatos" }).waitFor();
-  await page.waitForTimeout(300);
+  await settled(page);
   await shot(page, "drawer-375");
   await page.keyboard.press("Escape");
 
@@ -108,7 +108,7 @@ test("contacts at 375 px: the drawer collapses and dialogs go full screen", asyn
   await dialog.waitFor();
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await dialog.getByText("Required").first().waitFor();
-  await page.waitForTimeout(300);
+  await settled(page);
   const box = await page.locator(".MuiDialog-paper").boundingBox();
   assert.equal(Math.round(box.width), 375, "the dialog is full width");
   await shot(page, "contact-dialog-375");

@@ -65,23 +65,24 @@ test("with 10 000 tickets only the visible rows are rendered", async () => {
   await list.getByTestId("ticket-item").first().waitFor();
   await page.getByTestId("tab-assigned").getByText("9999+").waitFor();
 
-  // scroll to the end page by page until all 10 000 are loaded
-  for (let i = 0; i < 10; i++) {
-    await list.evaluate((el) => {
+  // scroll to the end, again on every frame as the next pages arrive, until the last of the 10 000 rows shows
+  const lastId = 900_000 + TOTAL - 1;
+  await page.waitForFunction(
+    ([el, id]) => {
       el.scrollTop = el.scrollHeight;
-    });
-    await page.waitForTimeout(400);
-    if ((await list.locator(`[data-ticket-id="${900_000 + TOTAL - 1}"]`).count()) > 0) break;
-  }
-  await list.locator(`[data-ticket-id="${900_000 + TOTAL - 1}"]`).waitFor();
+      return el.querySelector(`[data-ticket-id="${id}"]`) !== null;
+    },
+    [await list.elementHandle(), lastId],
+    { polling: "raf", timeout: 30_000 },
+  );
   const rendered = await list.getByTestId("ticket-item").count();
   assert.ok(rendered > 0 && rendered < 40, `only the visible rows are in the DOM (got ${rendered})`);
 
-  // the middle: the rows around there, and nothing from the top
+  // the middle: the rows around there, and nothing from the top (once the rows of the end have left)
   await list.evaluate((el) => {
     el.scrollTop = el.scrollHeight / 2;
   });
-  await page.waitForTimeout(300);
+  await list.locator(`[data-ticket-id="${lastId}"]`).waitFor({ state: "detached" });
   const ids = await list
     .getByTestId("ticket-item")
     .evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-ticket-id")) - 900_000));

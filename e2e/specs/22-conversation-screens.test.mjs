@@ -3,7 +3,7 @@
 // previews within the row, action buttons not covering the contact's name.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { api, launch, newPage, shot, signIn, unique } from "../lib/browser.mjs";
+import { api, launch, newPage, settled, shot, signIn, unique } from "../lib/browser.mjs";
 import { pairedSimulator, randomColor, until } from "../lib/conversation.mjs";
 
 let browser;
@@ -78,7 +78,7 @@ for (const theme of ["light", "dark"]) {
       await signIn(page);
       const list = page.getByTestId("tickets-scroll").filter({ visible: true });
       await list.getByTestId("ticket-item").first().waitFor();
-      await page.waitForTimeout(300);
+      await settled(page);
       await noSidewaysScroll(page);
       for (const row of await list.getByTestId("ticket-item").all()) {
         const box = await row.boundingBox();
@@ -87,13 +87,14 @@ for (const theme of ["light", "dark"]) {
       }
       await shot(page, `tickets-${theme}-${width}`);
       await page.getByTestId("tab-waiting").click();
-      await page.waitForTimeout(300);
+      await page.locator('[data-testid="tickets-scroll"][aria-busy="false"]').filter({ visible: true }).waitFor();
+      await settled(page);
       await shot(page, `tickets-waiting-${theme}-${width}`);
 
       await page.goto(`/tickets/${ticketId}`);
       const chat = page.getByTestId("chat-view");
       await chat.getByTestId("message").last().waitFor();
-      await page.waitForTimeout(500);
+      await settled(page);
       await noSidewaysScroll(page);
       assert.match(await chat.getByTestId("message").last().textContent(), /Disponha! Mais alguma dúvida\?/, "the newest message is last");
       const header = chat.getByTestId("chat-header");

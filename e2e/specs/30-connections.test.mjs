@@ -3,7 +3,7 @@
 // both themes at 1366 and 375 px.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { api, launch, newPage, shot, signIn, toast, unique } from "../lib/browser.mjs";
+import { ADMIN, api, launch, newPage, settled, shot, signIn, toast, unique, within } from "../lib/browser.mjs";
 
 let browser;
 let admin;
@@ -59,17 +59,32 @@ test("a simulated session: OPENING → qrcode (QR dialog) → CONNECTED, and the
   // answers at once, so both updates would otherwise land together).
   let holding = false;
   const held = [];
+  let qrHeld;
+  const qrAnnounced = new Promise((resolve) => {
+    qrHeld = resolve;
+  });
   let toPage;
+  let joinedRooms;
+  const inRooms = new Promise((resolve) => {
+    joinedRooms = resolve;
+  });
   await page.routeWebSocket(/\/socket\.io\//, (ws) => {
     const server = ws.connectToServer();
     toPage = (m) => ws.send(m);
-    ws.onMessage((m) => server.send(m));
+    ws.onMessage((m) => {
+      server.send(m);
+      if (typeof m === "string" && m.includes('"joinNotification"')) joinedRooms();
+    });
     server.onMessage((m) => {
-      if (holding && typeof m === "string" && m.includes('"whatsappSession"') && m.includes('"status":"qrcode"')) held.push(m);
-      else ws.send(m);
+      if (holding && typeof m === "string" && m.includes('"whatsappSession"') && m.includes('"status":"qrcode"')) {
+        held.push(m);
+        qrHeld();
+      } else ws.send(m);
     });
   });
-  await signIn(page);
+  // the routed socket is not one the page's websocket event reports: its join is seen here instead
+  await signIn(page, ADMIN, { live: false });
+  await within(inRooms, 15_000, "the page's socket to join its rooms");
   await page.getByRole("link", { name: "Conexões" }).click();
   await page.getByRole("heading", { name: "Conexões", level: 1 }).waitFor();
 
@@ -85,8 +100,7 @@ test("a simulated session: OPENING → qrcode (QR dialog) → CONNECTED, and the
   await connecting.waitFor();
   assert.equal(await connecting.isDisabled(), true, "the Connecting button is disabled");
   assert.equal(await c.getAttribute("data-status"), "OPENING");
-  for (let i = 0; i < 50 && held.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
-  assert.ok(held.length > 0, "the server announced the QR code");
+  await within(qrAnnounced, 5_000, "the server's QR code announcement");
   holding = false;
   for (const m of held.splice(0)) toPage(m);
 
@@ -203,13 +217,13 @@ test("screenshots: light and dark at 1366 and 375 px", async () => {
       await page.getByRole("heading", { name: "Conexões", level: 1 }).waitFor();
       await page.locator('[aria-busy="false"]').waitFor();
       await card(page, waiting.name).getByRole("button", { name: "QR Code" }).waitFor();
-      await page.waitForTimeout(300);
+      await settled(page);
       await noSidewaysScroll(page);
       await shot(page, `connections-${width}-${theme}`);
 
       await card(page, waiting.name).getByRole("button", { name: "QR Code" }).click();
       await page.getByTestId("qr-image").waitFor();
-      await page.waitForTimeout(300);
+      await settled(page);
       await shot(page, `connections-qr-${width}-${theme}`);
       await page.getByRole("dialog").getByRole("button", { name: "Fechar" }).first().click();
       await page.getByRole("dialog").waitFor({ state: "detached" });
@@ -218,11 +232,11 @@ test("screenshots: light and dark at 1366 and 375 px", async () => {
         .getByRole("button", { name: `Editar ${down.name}` })
         .click();
       await page.getByRole("dialog").getByLabel("Nome").waitFor();
-      await page.waitForTimeout(300);
+      await settled(page);
       await noSidewaysScroll(page);
       await shot(page, `connections-form-${width}-${theme}`);
       await page.getByRole("dialog").getByLabel("Chave da API").scrollIntoViewIfNeeded();
-      await page.waitForTimeout(200);
+      await settled(page);
       await shot(page, `connections-form-bottom-${width}-${theme}`);
       await page.context().close();
     }

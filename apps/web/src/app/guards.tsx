@@ -1,16 +1,7 @@
-import Box from "@mui/material/Box";
-import CircularProgress from "@mui/material/CircularProgress";
 import { useEffect } from "react";
 import { Navigate, Outlet, useLocation } from "react-router-dom";
-import { isAdmin, useAuth } from "../features/auth/auth-context";
-
-export function FullPageSpinner() {
-  return (
-    <Box sx={{ display: "grid", placeItems: "center", minHeight: "60vh" }}>
-      <CircularProgress aria-label="loading" />
-    </Box>
-  );
-}
+import { FullPageSpinner } from "../components/FullPageSpinner";
+import { isAdmin, useAuth } from "../features/auth";
 
 /** Signed-out users go to /login. */
 export function PrivateRoute() {

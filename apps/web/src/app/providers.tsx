@@ -5,11 +5,17 @@ import useMediaQuery from "@mui/material/useMediaQuery";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { SnackbarProvider } from "notistack";
 import { type ReactNode, useMemo, useState } from "react";
-import { AuthProvider } from "../features/auth/auth-context";
-import { useSettings } from "../features/settings/api/get-settings";
+import { AuthProvider, useAuth } from "../features/auth";
+import { useSettings } from "../features/settings";
+import { SocketProvider } from "../lib/socket";
 import { createQueryClient } from "./query-client";
-import { SocketProvider } from "./socket";
 import { buildTheme } from "./theme";
+
+/** The socket of the signed-in user. */
+function UserSocket({ children }: { children: ReactNode }) {
+  const { user } = useAuth();
+  return <SocketProvider userId={user?.id}>{children}</SocketProvider>;
+}
 
 function AppTheme({ children }: { children: ReactNode }) {
   const { get } = useSettings();
@@ -43,11 +49,11 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <AuthProvider>
-        <SocketProvider>
+        <UserSocket>
           <AppTheme>
             <Toasts>{children}</Toasts>
           </AppTheme>
-        </SocketProvider>
+        </UserSocket>
       </AuthProvider>
     </QueryClientProvider>
   );

@@ -17,14 +17,15 @@ interface DeleteMutation {
 
 interface CrudGridPageProps<T extends { id: number }> extends ListState {
   /**
-   * The i18n namespace of the screen; it reads `title`, `searchPlaceholder`, `add`, `empty`,
-   * `confirmDeleteTitle` (with `name`), `confirmDeleteText` and `deleted` from it.
+   * The i18n namespace of the screen; it reads `title`, `searchPlaceholder` (with a search), `add`,
+   * `empty`, `confirmDeleteTitle` (with `name`), `confirmDeleteText` and `deleted` from it.
    */
   ns: string;
   /** Shown under the title (e.g. the total count). */
   subtitle?: string;
-  search: string;
-  onSearch: (value: string) => void;
+  /** The header's search field (none without `onSearch`). */
+  search?: string;
+  onSearch?: (value: string) => void;
   items: T[];
   /** More header buttons, between the search field and the add button. */
   actions?: ReactNode;
@@ -58,7 +59,7 @@ export function CrudGridPage<T extends { id: number }>(p: CrudGridPageProps<T>) 
   return (
     <>
       <PageHeader title={t(`${ns}.title`)} subtitle={p.subtitle}>
-        <SearchField value={p.search} onChange={p.onSearch} placeholder={t(`${ns}.searchPlaceholder`)} />
+        {p.onSearch && <SearchField value={p.search ?? ""} onChange={p.onSearch} placeholder={t(`${ns}.searchPlaceholder`)} />}
         {p.actions}
         <Button variant="contained" startIcon={<AddIcon />} onClick={() => openForm(null)}>
           {t(`${ns}.add`)}

@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { nearBottom } from "../components/CardGrid";
-import { readVolume } from "../components/layout/VolumeControl";
-import { needsAttention } from "../features/shell/api/get-connections";
-import { visibleUsers } from "../features/users/api/users";
 import { pickLanguage } from "../locales";
 import { initials, searchTerm } from "./hooks";
+import { readVolume } from "./volume";
 
 describe("card-grid rules", () => {
   it("initials use 2 letters", () => {
@@ -20,18 +18,9 @@ describe("card-grid rules", () => {
     expect(nearBottom({ scrollHeight: 1000, clientHeight: 500, scrollTop: 400 })).toBe(true);
     expect(nearBottom({ scrollHeight: 1000, clientHeight: 500, scrollTop: 399 })).toBe(false);
   });
-  it("users named exactly 'bot' are hidden", () => {
-    const u = (name: string) => ({ id: name.length, name, email: "", profile: "user" as const, queues: [], createdAt: "", updatedAt: "" });
-    expect(visibleUsers([u("bot"), u("Bot"), u("robot")]).map((x) => x.name)).toEqual(["Bot", "robot"]);
-  });
 });
 
-describe("shell rules", () => {
-  it("the connections badge shows for qrcode, PAIRING, DISCONNECTED, TIMEOUT, OPENING only", () => {
-    expect(needsAttention(["CONNECTED", "CONNECTED"])).toBe(false);
-    for (const s of ["qrcode", "PAIRING", "DISCONNECTED", "TIMEOUT", "OPENING"] as const)
-      expect(needsAttention(["CONNECTED", s])).toBe(true);
-  });
+describe("preferences", () => {
   it("volume defaults to 1 and accepts only 0..1", () => {
     const storage = (v: string | null) => ({ getItem: () => v });
     expect(readVolume(storage(null))).toBe(1);

@@ -1,6 +1,7 @@
 import type { InfiniteData } from "@tanstack/react-query";
 
-type Page<K extends string, T> = { [P in K]: T[] } & { count: number; hasMore: boolean };
+/** One page of a list answer: its items under `K`, the total count, whether more pages follow. */
+export type Page<K extends string, T> = { [P in K]: T[] } & { count: number; hasMore: boolean };
 
 /** Replaces the item with the same id in every loaded page (live `update` events). */
 export function replaceInPages<K extends string, T extends { id: number }>(

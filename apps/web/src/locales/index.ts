@@ -66,6 +66,25 @@ void i18n.use(initReactI18next).init({
   returnNull: false,
 });
 
+type Texts = Record<string, unknown>;
+
+/**
+ * Adds the texts of a feature that loads with its screen, in each language: now where the app's own
+ * bundle of that language is loaded, later as soon as it is. The app loads English and Spanish on
+ * demand and skips a language that already has a bundle, so a feature's texts must only ever join
+ * the app's, never come first.
+ */
+export function addFeatureTexts(bundles: Record<Language, Texts>) {
+  const add = (lng: string) => {
+    const texts = (bundles as Record<string, Texts | undefined>)[lng];
+    if (!texts || !i18n.hasResourceBundle(lng, "translation")) return;
+    if (Object.keys(texts).every((ns) => i18n.getResource(lng, "translation", ns) !== undefined)) return;
+    i18n.addResourceBundle(lng, "translation", texts, true, false);
+  };
+  for (const lng of Object.keys(bundles)) add(lng);
+  i18n.store.on("added", add);
+}
+
 /** Resolves once the starting language's texts are in place. */
 export const i18nReady: Promise<void> =
   initial === "pt-BR"

@@ -1,6 +1,4 @@
 import { DRAWER_WIDTH } from "@balcao/contract";
-import DarkModeIcon from "@mui/icons-material/DarkMode";
-import LightModeIcon from "@mui/icons-material/LightMode";
 import LogoutIcon from "@mui/icons-material/Logout";
 import MenuIcon from "@mui/icons-material/Menu";
 import AppBar from "@mui/material/AppBar";
@@ -12,60 +10,37 @@ import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useTheme } from "@mui/material/styles";
 import useMediaQuery from "@mui/material/useMediaQuery";
-import { Suspense, useState } from "react";
+import { type ReactNode, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useNavigation } from "react-router-dom";
-import { FullPageSpinner } from "../../app/guards";
-import { isAdmin, useAuth } from "../../features/auth/auth-context";
-import { useSettings, useUpdateSetting } from "../../features/settings/api/get-settings";
-import { useLiveSession } from "../../features/shell/use-live-session";
-import { useTicketsLive } from "../../features/tickets/api/tickets";
-import { useTicketNotifications } from "../../features/tickets/notifications";
+import type { MenuEntry } from "../../lib/features";
+import { FullPageSpinner } from "../FullPageSpinner";
 import { DrawerMenu } from "./DrawerMenu";
-import { LanguageMenu } from "./LanguageMenu";
-import { NotificationsBell } from "./NotificationsBell";
-import { VolumeControl } from "./VolumeControl";
 
 const COMPACT_WIDTH = 64;
 
-function DarkModeToggle() {
-  const { t } = useTranslation();
-  const { get } = useSettings();
-  const update = useUpdateSetting();
-  const dark = get("darkMode") === "enabled";
-  const label = dark ? t("topbar.lightMode") : t("topbar.darkMode");
-  return (
-    <Tooltip title={label}>
-      <IconButton
-        color="inherit"
-        aria-label={label}
-        aria-pressed={dark}
-        disabled={update.isPending}
-        onClick={() => update.mutate({ key: "darkMode", value: dark ? "disabled" : "enabled" })}
-      >
-        {dark ? <LightModeIcon /> : <DarkModeIcon />}
-      </IconButton>
-    </Tooltip>
-  );
+interface AppLayoutProps {
+  /** The top bar's image. */
+  logo: string;
+  userName: string | undefined;
+  /** The top bar's buttons between the user's name and the logout. */
+  actions: ReactNode;
+  onLogout: () => void;
+  /** The drawer's entries: everyone's, and the administration section's (empty: none). */
+  menu: MenuEntry[];
+  adminMenu: MenuEntry[];
 }
 
 /** The shell: top bar and the 220 px drawer (a temporary drawer on phones, a collapsible one above). */
-export default function AppLayout() {
+export function AppLayout({ logo, userName, actions, onLogout, menu, adminMenu }: AppLayoutProps) {
   const { t } = useTranslation();
   const theme = useTheme();
   const desktop = useMediaQuery(theme.breakpoints.up("md"), { noSsr: true });
-  const { user, logout } = useAuth();
-  const { get } = useSettings();
   const [desktopOpen, setDesktopOpen] = useState(true);
   const [mobileOpen, setMobileOpen] = useState(false);
   const navigation = useNavigation();
-  useLiveSession();
-  // on every screen: ticket rooms joined, cached lists and the bell kept live, notifications shown
-  useTicketsLive();
-  useTicketNotifications();
 
   const width = desktopOpen ? DRAWER_WIDTH : COMPACT_WIDTH;
-  const logo = get("logoDashboard") || "/brand.svg";
 
   return (
     <Box sx={{ display: "flex", height: "100dvh", overflow: "hidden" }}>
@@ -85,14 +60,11 @@ export default function AppLayout() {
           </Typography>
           <Box sx={{ flexGrow: 1 }} />
           <Typography variant="body2" noWrap sx={{ display: { xs: "none", md: "block" }, opacity: 0.85, mr: 1 }}>
-            {user?.name}
+            {userName}
           </Typography>
-          <VolumeControl />
-          <NotificationsBell />
-          <LanguageMenu />
-          {isAdmin(user) && <DarkModeToggle />}
+          {actions}
           <Tooltip title={t("topbar.logout")}>
-            <IconButton color="inherit" aria-label={t("topbar.logout")} onClick={() => void logout()}>
+            <IconButton color="inherit" aria-label={t("topbar.logout")} onClick={onLogout}>
               <LogoutIcon />
             </IconButton>
           </Tooltip>
@@ -110,7 +82,7 @@ export default function AppLayout() {
           }}
         >
           <Toolbar />
-          <DrawerMenu compact={!desktopOpen} />
+          <DrawerMenu items={menu} adminItems={adminMenu} compact={!desktopOpen} />
         </Drawer>
       ) : (
         <Drawer
@@ -121,7 +93,7 @@ export default function AppLayout() {
           sx={{ "& .MuiDrawer-paper": { width: DRAWER_WIDTH, boxSizing: "border-box" } }}
         >
           <Toolbar />
-          <DrawerMenu compact={false} onNavigate={() => setMobileOpen(false)} />
+          <DrawerMenu items={menu} adminItems={adminMenu} compact={false} onNavigate={() => setMobileOpen(false)} />
         </Drawer>
       )}
 

@@ -6,15 +6,7 @@ import Popover from "@mui/material/Popover";
 import Slider from "@mui/material/Slider";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-
-export const VOLUME_KEY = "volume";
-
-/** The notification volume: 0 to 1 in steps of 0.1, default 1. */
-export function readVolume(storage: Pick<Storage, "getItem"> = localStorage): number {
-  const raw = storage.getItem(VOLUME_KEY);
-  const n = raw === null ? Number.NaN : Number(raw);
-  return Number.isFinite(n) && n >= 0 && n <= 1 ? n : 1;
-}
+import { VOLUME_KEY, readVolume } from "../../lib/volume";
 
 function VolumeSlider({ value, onChange, label }: { value: number; onChange: (v: number) => void; label: string }) {
   return (

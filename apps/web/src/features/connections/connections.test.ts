@@ -2,6 +2,7 @@ import type { Whatsapp } from "@balcao/contract";
 import { describe, expect, it } from "vitest";
 import i18n, { setLanguage } from "../../locales";
 import { applySession, applyWhatsapp } from "./api/connections";
+import { needsAttention } from "./api/connections-alert";
 import { actionsFor, formatNumber, reasonText } from "./components/ConnectionCard";
 import { connectionForm, randomToken, typebotIncomplete } from "./components/ConnectionDialog";
 import "./i18n";
@@ -37,6 +38,14 @@ describe("connections: actions by status (spec 001 §2)", () => {
     expect(actionsFor("OPENING")).toEqual(["connecting"]);
     expect(actionsFor("qrcode")).toEqual(["showQr"]);
     for (const s of ["CONNECTED", "PAIRING", "TIMEOUT"] as const) expect(actionsFor(s)).toEqual(["disconnect"]);
+  });
+});
+
+describe("connections: the drawer alert", () => {
+  it("the connections badge shows for qrcode, PAIRING, DISCONNECTED, TIMEOUT, OPENING only", () => {
+    expect(needsAttention(["CONNECTED", "CONNECTED"])).toBe(false);
+    for (const s of ["qrcode", "PAIRING", "DISCONNECTED", "TIMEOUT", "OPENING"] as const)
+      expect(needsAttention(["CONNECTED", s])).toBe(true);
   });
 });
 

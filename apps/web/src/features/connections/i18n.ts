@@ -1,4 +1,4 @@
-import i18n from "i18next";
+import { addFeatureTexts } from "../../locales";
 
 /** The connections screen's texts (pt-BR first). Kept here so the screen's chunk carries them. */
 const pt = {
@@ -95,9 +95,9 @@ const pt = {
   },
 };
 
-type Bundle = typeof pt;
+type Texts = typeof pt;
 
-const en: Bundle = {
+const en: Texts = {
   connections: {
     title: "Connections",
     add: "Add connection",
@@ -191,7 +191,7 @@ const en: Bundle = {
   },
 };
 
-const es: Bundle = {
+const es: Texts = {
   connections: {
     title: "Conexiones",
     add: "Agregar conexión",
@@ -285,18 +285,4 @@ const es: Bundle = {
   },
 };
 
-const bundles: Record<string, Bundle> = { "pt-BR": pt, en, es };
-
-/**
- * The app loads English and Spanish only when chosen, and skips a language that already has a
- * bundle: adding ours before theirs would leave the rest of the app untranslated. So ours joins a
- * language once its bundle is there (now, and on every language change after it is loaded).
- */
-function register(lng: string) {
-  const bundle = bundles[lng];
-  if (bundle && i18n.hasResourceBundle(lng, "translation") && i18n.getResource(lng, "translation", "connections.title") === undefined)
-    i18n.addResourceBundle(lng, "translation", bundle, true, false);
-}
-
-for (const lng of Object.keys(bundles)) register(lng);
-i18n.on("languageChanged", register);
+addFeatureTexts({ "pt-BR": pt, en, es });

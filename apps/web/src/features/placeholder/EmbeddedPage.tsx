@@ -1,7 +1,7 @@
 import Box from "@mui/material/Box";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "../../components/PageHeader";
-import { useAuth } from "../auth/auth-context";
+import { useAuth } from "../auth";
 import { ComingSoonPage } from "./ComingSoonPage";
 
 /** Base address of the embedded finance pages, from build configuration. */

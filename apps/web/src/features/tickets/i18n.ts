@@ -1,6 +1,6 @@
-import i18n from "../../locales";
+import { addFeatureTexts } from "../../locales";
 
-/** Texts of the tickets and chat screens (pt-BR first; the spec's Portuguese texts verbatim). */
+/** Texts of the tickets screen (pt-BR first; the spec's Portuguese texts verbatim). */
 const pt = {
   tickets: {
     tabs: { open: "Caixa de entrada", group: "Grupos", closed: "Resolvidos", search: "Busca" },
@@ -52,67 +52,11 @@ const pt = {
       needOne: "Escolha um atendente e/ou um setor.",
     },
   },
-  chat: {
-    back: "Voltar",
-    pix: "Gerar PIX",
-    contract: "Contrato",
-    schedule: "Agendar",
-    transfer: "Transferir",
-    close: "Finalizar",
-    reopen: "Reabrir",
-    accept: "Atender",
-    assignedTo: "Atribuído a: {{name}}",
-    waiting: "Aguardando atendimento",
-    closed: "Resolvido",
-    contactInfo: "Dados do contato",
-    editContact: "Editar contato",
-    extraInfo: "Informações adicionais",
-    email: "E-mail",
-    number: "Número",
-    loading: "Carregando mensagens…",
-    noMessages: "Nenhuma mensagem ainda.",
-    deletedMessage: "Esta mensagem foi apagada",
-    edited: "editada",
-    reply: "Responder",
-    deleteMessage: "Apagar mensagem",
-    deleteConfirm: "Apagar esta mensagem para todos?",
-    messageMenu: "Opções da mensagem",
-    download: "Baixar",
-    openMap: "Ver no mapa",
-    call: "Chamada de voz",
-    contactCard: "Contato",
-    image: "Imagem",
-    video: "Vídeo",
-    audio: "Áudio",
-    document: "Documento",
-    sticker: "Figurinha",
-    typeMessage: "Digite uma mensagem",
-    typeQuick: "Digite / para respostas rápidas",
-    inputDisabled: "Aceite ou reabra o atendimento para responder",
-    send: "Enviar",
-    attach: "Anexar arquivo",
-    emoji: "Emoji",
-    record: "Gravar áudio",
-    stopRecord: "Enviar áudio",
-    cancelRecord: "Cancelar gravação",
-    recording: "Gravando…",
-    tooShort: "Gravação muito curta, descartada.",
-    micDenied: "Não foi possível acessar o microfone.",
-    sign: "Assinar",
-    caption: "Legenda",
-    replyingTo: "Respondendo a",
-    cancelReply: "Cancelar resposta",
-    removeFile: "Remover arquivo",
-    you: "Você",
-    typing: "digitando…",
-    viewer: "Visualizar imagem",
-    newMessageFrom: "Nova mensagem de {{name}}",
-  },
 };
 
-type Bundle = typeof pt;
+type Texts = typeof pt;
 
-const en: Bundle = {
+const en: Texts = {
   tickets: {
     tabs: { open: "Inbox", group: "Groups", closed: "Resolved", search: "Search" },
     sub: { assigned: "Assigned", waiting: "Waiting" },
@@ -163,65 +107,9 @@ const en: Bundle = {
       needOne: "Choose an agent and/or a queue.",
     },
   },
-  chat: {
-    back: "Back",
-    pix: "Generate PIX",
-    contract: "Contract",
-    schedule: "Schedule",
-    transfer: "Transfer",
-    close: "Resolve",
-    reopen: "Reopen",
-    accept: "Accept",
-    assignedTo: "Assigned to: {{name}}",
-    waiting: "Waiting for an agent",
-    closed: "Resolved",
-    contactInfo: "Contact details",
-    editContact: "Edit contact",
-    extraInfo: "Extra information",
-    email: "Email",
-    number: "Number",
-    loading: "Loading messages…",
-    noMessages: "No messages yet.",
-    deletedMessage: "This message was deleted",
-    edited: "edited",
-    reply: "Reply",
-    deleteMessage: "Delete message",
-    deleteConfirm: "Delete this message for everyone?",
-    messageMenu: "Message options",
-    download: "Download",
-    openMap: "Open map",
-    call: "Voice call",
-    contactCard: "Contact",
-    image: "Image",
-    video: "Video",
-    audio: "Audio",
-    document: "Document",
-    sticker: "Sticker",
-    typeMessage: "Type a message",
-    typeQuick: "Type / for quick answers",
-    inputDisabled: "Accept or reopen the ticket to reply",
-    send: "Send",
-    attach: "Attach file",
-    emoji: "Emoji",
-    record: "Record audio",
-    stopRecord: "Send audio",
-    cancelRecord: "Cancel recording",
-    recording: "Recording…",
-    tooShort: "Recording too short, discarded.",
-    micDenied: "Could not access the microphone.",
-    sign: "Sign",
-    caption: "Caption",
-    replyingTo: "Replying to",
-    cancelReply: "Cancel reply",
-    removeFile: "Remove file",
-    you: "You",
-    typing: "typing…",
-    viewer: "View image",
-    newMessageFrom: "New message from {{name}}",
-  },
 };
 
-const es: Bundle = {
+const es: Texts = {
   tickets: {
     tabs: { open: "Bandeja", group: "Grupos", closed: "Resueltos", search: "Búsqueda" },
     sub: { assigned: "Atendiendo", waiting: "En espera" },
@@ -272,79 +160,6 @@ const es: Bundle = {
       needOne: "Elija un agente y/o un sector.",
     },
   },
-  chat: {
-    back: "Volver",
-    pix: "Generar PIX",
-    contract: "Contrato",
-    schedule: "Agendar",
-    transfer: "Transferir",
-    close: "Finalizar",
-    reopen: "Reabrir",
-    accept: "Atender",
-    assignedTo: "Asignado a: {{name}}",
-    waiting: "En espera de un agente",
-    closed: "Resuelto",
-    contactInfo: "Datos del contacto",
-    editContact: "Editar contacto",
-    extraInfo: "Información adicional",
-    email: "Correo",
-    number: "Número",
-    loading: "Cargando mensajes…",
-    noMessages: "Aún no hay mensajes.",
-    deletedMessage: "Este mensaje fue eliminado",
-    edited: "editado",
-    reply: "Responder",
-    deleteMessage: "Eliminar mensaje",
-    deleteConfirm: "¿Eliminar este mensaje para todos?",
-    messageMenu: "Opciones del mensaje",
-    download: "Descargar",
-    openMap: "Ver mapa",
-    call: "Llamada de voz",
-    contactCard: "Contacto",
-    image: "Imagen",
-    video: "Video",
-    audio: "Audio",
-    document: "Documento",
-    sticker: "Sticker",
-    typeMessage: "Escriba un mensaje",
-    typeQuick: "Escriba / para respuestas rápidas",
-    inputDisabled: "Acepte o reabra el ticket para responder",
-    send: "Enviar",
-    attach: "Adjuntar archivo",
-    emoji: "Emoji",
-    record: "Grabar audio",
-    stopRecord: "Enviar audio",
-    cancelRecord: "Cancelar grabación",
-    recording: "Grabando…",
-    tooShort: "Grabación demasiado corta, descartada.",
-    micDenied: "No se pudo acceder al micrófono.",
-    sign: "Firmar",
-    caption: "Leyenda",
-    replyingTo: "Respondiendo a",
-    cancelReply: "Cancelar respuesta",
-    removeFile: "Quitar archivo",
-    you: "Usted",
-    typing: "escribiendo…",
-    viewer: "Ver imagen",
-    newMessageFrom: "Nuevo mensaje de {{name}}",
-  },
 };
 
-const bundles: [string, Bundle][] = [
-  ["pt-BR", pt],
-  ["en", en],
-  ["es", es],
-];
-
-// The shell loads en/es on demand and skips a language that already has a bundle: ours is added
-// only next to the shell's own texts, never before them.
-const add = (lng: string, bundle: Bundle) => {
-  if (i18n.hasResourceBundle(lng, "translation") && !i18n.getResource(lng, "translation", "tickets.tabs.open")) {
-    i18n.addResourceBundle(lng, "translation", bundle, true, false);
-  }
-};
-for (const [lng, bundle] of bundles) add(lng, bundle);
-i18n.store.on("added", (lng: string) => {
-  const hit = bundles.find(([l]) => l === lng);
-  if (hit) add(hit[0], hit[1]);
-});
+addFeatureTexts({ "pt-BR": pt, en, es });

@@ -10,25 +10,6 @@ export interface TicketFilter {
   userId?: number;
 }
 
-const pad = (n: number) => String(n).padStart(2, "0");
-
-/** HH:mm for today, dd/MM/yyyy otherwise. */
-export function listTime(iso: string, now: Date = new Date()): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return "";
-  if (d.toDateString() === now.toDateString()) return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-  return dayLabel(d);
-}
-
-export function dayLabel(d: Date): string {
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()}`;
-}
-
-export function clock(iso: string): string {
-  const d = new Date(iso);
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
 /** The last-message preview: one line, cut to 20 characters. */
 export function preview(text: string): string {
   const oneLine = text.replace(/\s+/g, " ").trim();

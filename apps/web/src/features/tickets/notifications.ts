@@ -1,10 +1,10 @@
 import type { Message, Ticket } from "@balcao/contract";
 import { useEffect } from "react";
 import { useNavigate } from "react-router-dom";
-import { useSocketEvent } from "../../app/socket";
-import { readVolume } from "../../components/layout/VolumeControl";
-import { useAuth } from "../auth/auth-context";
-import { clock } from "./lib";
+import { useSocketEvent } from "../../lib/socket";
+import { useAuth } from "../auth";
+import { clock } from "../../lib/time";
+import { readVolume } from "../../lib/volume";
 
 /** The ticket shown in the chat pane right now (set by the chat screen). */
 export const openTicket = { id: 0 };

@@ -2,8 +2,8 @@ import type { Message, MessagesAnswer, QuickAnswersAnswer } from "@balcao/contra
 import { type InfiniteData, infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { http } from "../../../api/http";
-import { useSocket, useSocketEvent } from "../../../app/socket";
-import { ticketKey } from "../../tickets/api/tickets";
+import { nextPage } from "../../../lib/entity-api";
+import { useSocket, useSocketEvent } from "../../../lib/socket";
 
 type Pages = InfiniteData<MessagesAnswer, unknown>;
 export const messagesKey = (ticketId: number) => ["messages", ticketId] as const;
@@ -14,7 +14,7 @@ export const messagesQuery = (ticketId: number) =>
     queryKey: messagesKey(ticketId),
     queryFn: ({ pageParam, signal }) => http.get<MessagesAnswer>(`/messages/${ticketId}`, { pageNumber: pageParam }, signal),
     initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+    getNextPageParam: nextPage,
     staleTime: 0,
     meta: { silent: true },
     retry: false,
@@ -116,5 +116,3 @@ export function useQuickAnswerLookup(term: string | null) {
     meta: { silent: true },
   });
 }
-
-export { ticketKey };

@@ -19,7 +19,7 @@ import Typography from "@mui/material/Typography";
 import { useTheme } from "@mui/material/styles";
 import { memo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { clock } from "../../tickets/lib";
+import { clock } from "../../../lib/time";
 import { formatText } from "../format";
 
 export function AckIcon({ ack }: { ack: number }) {

@@ -1,3 +1,4 @@
+import "../i18n";
 import { AUDIO_MIN_BYTES, MESSAGE_INPUT_MAX_ROWS, type Message, TYPING_STOP_DELAY_MS, type Ticket } from "@balcao/contract";
 import AttachFileIcon from "@mui/icons-material/AttachFile";
 import CancelIcon from "@mui/icons-material/Cancel";
@@ -23,7 +24,7 @@ import Typography from "@mui/material/Typography";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toastError, toastInfo } from "../../../lib/toast";
-import { useAuth } from "../../auth/auth-context";
+import { useAuth } from "../../auth";
 import { sendTyping, useQuickAnswerLookup, useSendMessage } from "../api/messages";
 import { type Recording, startRecording } from "../recorder";
 

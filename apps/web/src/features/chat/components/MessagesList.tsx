@@ -1,3 +1,4 @@
+import "../i18n";
 import { MESSAGES_TOP_THRESHOLD_PX, type Message, type Ticket } from "@balcao/contract";
 import CloseIcon from "@mui/icons-material/Close";
 import Box from "@mui/material/Box";
@@ -10,7 +11,7 @@ import { useTheme } from "@mui/material/styles";
 import { Fragment, useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../../../components/ConfirmDialog";
-import { dayLabel } from "../../tickets/lib";
+import { dayLabel } from "../../../lib/time";
 import { chronological, useDeleteMessage, useMessages } from "../api/messages";
 import { MessageBubble } from "./MessageBubble";
 

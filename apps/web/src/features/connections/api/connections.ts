@@ -2,10 +2,10 @@ import type { Whatsapp, WhatsappBody, WhatsappUpdateBody } from "@balcao/contrac
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { http } from "../../../api/http";
-import { useSocket, useSocketEvent } from "../../../app/socket";
+import { useSocket, useSocketEvent } from "../../../lib/socket";
 
 /**
- * The same key as the drawer's connections badge (features/shell/api/get-connections.ts): both
+ * The same key as the drawer's connections alert (./connections-alert.ts): both
  * read GET /whatsapp/, so the screen and the badge share one list and one set of live updates.
  */
 export const connectionsQuery = queryOptions({

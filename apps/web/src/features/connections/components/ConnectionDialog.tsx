@@ -15,14 +15,14 @@ import TextField from "@mui/material/TextField";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useEffect, useState } from "react";
-import { Controller, useForm, useWatch } from "react-hook-form";
+import { type Control, Controller, type Path, useForm, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { ApiError } from "../../../api/http";
 import { FormDialog } from "../../../components/FormDialog";
 import { showSaveError } from "../../../lib/forms";
 import { toastError, toastSuccess } from "../../../lib/toast";
-import { QueueMultiSelect } from "../../queues/components/QueueMultiSelect";
+import { QueueMultiSelect } from "../../queues";
 import { type TypebotInput, useSaveConnection, useSaveTypebot } from "../api/connections";
 
 /** The form: the connection's fields (contract rules: name 2–50 …) and its bot settings. */
@@ -36,6 +36,22 @@ export const connectionForm = whatsappBody.extend({
   }),
 });
 type Values = z.input<typeof connectionForm>;
+
+/** A switch bound to a yes/no field of the form. */
+function SwitchField({ control, name, label }: { control: Control<Values, unknown, Output>; name: Path<Values>; label: string }) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <FormControlLabel
+          control={<Switch checked={Boolean(field.value)} onChange={(e) => field.onChange(e.target.checked)} onBlur={field.onBlur} />}
+          label={label}
+        />
+      )}
+    />
+  );
+}
 type Output = z.output<typeof connectionForm>;
 
 const toValues = (w?: Whatsapp | null): Values => ({
@@ -217,16 +233,7 @@ export function ConnectionDialog({
         />
       )}
       <Box>
-        <Controller
-          control={control}
-          name="isDefault"
-          render={({ field }) => (
-            <FormControlLabel
-              control={<Switch checked={Boolean(field.value)} onChange={(e) => field.onChange(e.target.checked)} onBlur={field.onBlur} />}
-              label={t("connections.form.isDefault")}
-            />
-          )}
-        />
+        <SwitchField control={control} name="isDefault" label={t("connections.form.isDefault")} />
         <FormHelperText sx={{ mt: -0.5 }}>
           {current?.isDefault ? t("connections.form.isDefaultLockedHelp") : t("connections.form.isDefaultHelp")}
         </FormHelperText>
@@ -260,18 +267,9 @@ export function ConnectionDialog({
       />
 
       <Section title={t("connections.form.calls")} />
-      <Controller
-        control={control}
-        name="acceptCalls"
-        render={({ field }) => (
-          <Box>
-            <FormControlLabel
-              control={<Switch checked={Boolean(field.value)} onChange={(e) => field.onChange(e.target.checked)} onBlur={field.onBlur} />}
-              label={t("connections.form.acceptCalls")}
-            />
-          </Box>
-        )}
-      />
+      <Box>
+        <SwitchField control={control} name="acceptCalls" label={t("connections.form.acceptCalls")} />
+      </Box>
       {!acceptCalls && (
         <TextField
           label={t("connections.form.callRefuseMessage")}
@@ -317,18 +315,9 @@ export function ConnectionDialog({
       />
 
       <Section title={t("connections.form.typebot")} />
-      <Controller
-        control={control}
-        name="typebot.enabled"
-        render={({ field }) => (
-          <Box>
-            <FormControlLabel
-              control={<Switch checked={Boolean(field.value)} onChange={(e) => field.onChange(e.target.checked)} onBlur={field.onBlur} />}
-              label={t("connections.form.typebotEnabled")}
-            />
-          </Box>
-        )}
-      />
+      <Box>
+        <SwitchField control={control} name="typebot.enabled" label={t("connections.form.typebotEnabled")} />
+      </Box>
       <TextField
         label={t("connections.form.baseUrl")}
         placeholder="https://typebot.example.com"

@@ -1,13 +1,10 @@
 import "../i18n";
 import type { Whatsapp } from "@balcao/contract";
-import AddIcon from "@mui/icons-material/Add";
-import Button from "@mui/material/Button";
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { CardGrid } from "../../../components/CardGrid";
 import { ConfirmDialog } from "../../../components/ConfirmDialog";
-import { PageHeader } from "../../../components/PageHeader";
-import { toastSuccess } from "../../../lib/toast";
+import { CrudGridPage } from "../../../components/CrudGridPage";
+import { listState } from "../../../lib/list-state";
 import {
   type SessionAction,
   useConnections,
@@ -27,18 +24,11 @@ export default function ConnectionsPage() {
   useConnectionsLive();
   const simulatorAvailable = useSimulatorAvailable();
   const connections = q.data ?? [];
-  const [editing, setEditing] = useState<Whatsapp | null>(null);
-  const [formOpen, setFormOpen] = useState(false);
-  const [deleting, setDeleting] = useState<Whatsapp | null>(null);
   const [disconnecting, setDisconnecting] = useState<Whatsapp | null>(null);
   const [qrFor, setQrFor] = useState<number | null>(null);
   const remove = useDeleteConnection();
   const session = useSessionAction();
 
-  const openForm = (w: Whatsapp | null) => {
-    setEditing(w);
-    setFormOpen(true);
-  };
   const closeQr = useCallback(() => setQrFor(null), []);
   const act = (w: Whatsapp, action: SessionAction) => {
     if (action === "disconnect") setDisconnecting(w);
@@ -47,38 +37,32 @@ export default function ConnectionsPage() {
   const busyId = session.isPending ? session.variables?.id : undefined;
 
   return (
-    <>
-      <PageHeader title={t("connections.title")}>
-        <Button variant="contained" startIcon={<AddIcon />} onClick={() => openForm(null)}>
-          {t("connections.add")}
-        </Button>
-      </PageHeader>
-      <CardGrid
-        label={t("connections.title")}
-        items={connections}
-        getKey={(w) => w.id}
-        loading={q.isPending}
-        error={q.isError}
-        onRetry={() => void q.refetch()}
-        empty={t("connections.empty")}
-        renderCard={(w) => (
-          <ConnectionCard
-            connection={w}
-            busy={busyId === w.id}
-            onAction={(a) => act(w, a)}
-            onShowQr={() => setQrFor(w.id)}
-            onEdit={() => openForm(w)}
-            onDelete={() => setDeleting(w)}
-          />
-        )}
-      />
-      <ConnectionDialog
-        open={formOpen}
-        // a snapshot taken when the form opens: live status updates do not reset what is being typed
-        connection={editing}
-        simulatorAvailable={simulatorAvailable}
-        onClose={() => setFormOpen(false)}
-      />
+    <CrudGridPage
+      ns="connections"
+      items={connections}
+      {...listState(q)}
+      remove={remove}
+      itemName={(w) => w.name}
+      renderCard={(w, on) => (
+        <ConnectionCard
+          connection={w}
+          busy={busyId === w.id}
+          onAction={(a) => act(w, a)}
+          onShowQr={() => setQrFor(w.id)}
+          onEdit={on.edit}
+          onDelete={on.remove}
+        />
+      )}
+      renderDialog={(d) => (
+        <ConnectionDialog
+          open={d.open}
+          // a snapshot taken when the form opens: live status updates do not reset what is being typed
+          connection={d.item}
+          simulatorAvailable={simulatorAvailable}
+          onClose={d.onClose}
+        />
+      )}
+    >
       <QrCodeDialog connection={qrFor === null ? undefined : connections.find((w) => w.id === qrFor)} onClose={closeQr} />
       <ConfirmDialog
         open={Boolean(disconnecting)}
@@ -92,22 +76,6 @@ export default function ConnectionsPage() {
           session.mutate({ id: disconnecting.id, action: "disconnect" }, { onSuccess: () => setDisconnecting(null) });
         }}
       />
-      <ConfirmDialog
-        open={Boolean(deleting)}
-        title={t("connections.confirmDeleteTitle", { name: deleting?.name ?? "" })}
-        text={t("connections.confirmDeleteText")}
-        busy={remove.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (!deleting) return;
-          remove.mutate(deleting.id, {
-            onSuccess: () => {
-              toastSuccess(t("connections.deleted"));
-              setDeleting(null);
-            },
-          });
-        }}
-      />
-    </>
+    </CrudGridPage>
   );
 }

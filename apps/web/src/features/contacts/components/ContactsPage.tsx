@@ -15,7 +15,7 @@ import { initials, useDebounced } from "../../../lib/hooks";
 import { flattenPages } from "../../../lib/infinite";
 import { infiniteListState } from "../../../lib/list-state";
 import { toastSuccess } from "../../../lib/toast";
-import { useAuth } from "../../auth/auth-context";
+import { useAuth } from "../../auth";
 import { useContacts, useContactsLive, useDeleteAllContacts, useDeleteContact } from "../api/contacts";
 import { ContactDialog } from "./ContactDialog";
 import { ImportDialog } from "./ImportDialog";

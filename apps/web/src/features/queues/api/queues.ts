@@ -1,7 +1,8 @@
 import type { Queue, QueueBody } from "@balcao/contract";
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { http } from "../../../api/http";
-import { useSocketEvent } from "../../../app/socket";
+import { useDeleteEntity, useSaveEntity } from "../../../lib/entity-api";
+import { useSocketEvent } from "../../../lib/socket";
 
 export const queuesQuery = queryOptions({
   queryKey: ["queues"],
@@ -25,20 +26,6 @@ export function useQueuesLive() {
   });
 }
 
-export function useSaveQueue() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, body }: { id?: number; body: QueueBody }) =>
-      id ? http.put<Queue>(`/queue/${id}`, body) : http.post<Queue>("/queue", body),
-    meta: { silent: true },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queuesQuery.queryKey }),
-  });
-}
+export const useSaveQueue = () => useSaveEntity<QueueBody, Queue>("/queue", queuesQuery.queryKey);
 
-export function useDeleteQueue() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => http.delete(`/queue/${id}`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queuesQuery.queryKey }),
-  });
-}
+export const useDeleteQueue = () => useDeleteEntity("/queue", queuesQuery.queryKey);

@@ -1,8 +1,8 @@
 import { SETTING_DEFAULTS, type SettingKey } from "@balcao/contract";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { http } from "../../../api/http";
-import { useSocketEvent } from "../../../app/socket";
-import { useAuth } from "../../auth/auth-context";
+import { useSocketEvent } from "../../../lib/socket";
+import { useAuth } from "../../auth";
 
 export type SettingsMap = Record<string, string>;
 interface SettingRow {

@@ -11,11 +11,12 @@ import {
 } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { http } from "../../../api/http";
-import { useSocket, useSocketEvent } from "../../../app/socket";
-import { useAuth } from "../../auth/auth-context";
+import { nextPage } from "../../../lib/entity-api";
+import { useSocket, useSocketEvent } from "../../../lib/socket";
+import { useAuth } from "../../auth";
 import { type TicketFilter, belongsTo, byUpdatedDesc } from "../lib";
 
-/** Under ["tickets","list"]: the shell's unread query lives under ["tickets","unread"] and is left alone. */
+/** Under ["tickets","list"]: the bell's unread query lives under ["tickets","unread"] and is left alone. */
 export const ticketListsKey = ["tickets", "list"] as const;
 export const ticketKey = (id: number) => ["tickets", "one", id] as const;
 export const TICKETS_PAGE_SIZE = 100;
@@ -41,7 +42,7 @@ export const ticketsQuery = (f: TicketFilter) =>
         signal,
       ),
     initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+    getNextPageParam: nextPage,
   });
 
 export function useTickets(f: TicketFilter, enabled = true) {

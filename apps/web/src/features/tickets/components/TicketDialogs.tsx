@@ -4,7 +4,7 @@ import Button from "@mui/material/Button";
 import MenuItem from "@mui/material/MenuItem";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
-import { useEffect, useMemo, useState } from "react";
+import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { http } from "../../../api/http";
@@ -12,10 +12,10 @@ import { FormDialog } from "../../../components/FormDialog";
 import { useDebounced } from "../../../lib/hooks";
 import { flattenPages } from "../../../lib/infinite";
 import { toastError, toastSuccess } from "../../../lib/toast";
-import { useAuth } from "../../auth/auth-context";
-import { useContacts } from "../../contacts/api/contacts";
-import { useQueues } from "../../queues/api/queues";
-import { useUsers, visibleUsers } from "../../users/api/users";
+import { useAuth } from "../../auth";
+import { useContacts } from "../../contacts";
+import { useQueues } from "../../queues";
+import { useUsers, visibleUsers } from "../../users";
 import { useCreateTicket, useUpdateTicket } from "../api/tickets";
 
 /** The queues an agent may pick: every queue for admins, their own otherwise. */
@@ -178,6 +178,37 @@ export function NewTicketDialog({ open, onClose }: { open: boolean; onClose: () 
   );
 }
 
+/** The frame of the dialogs acting on one ticket: open while there is one, titled from `tickets.<texts>`. */
+function TicketFormDialog({
+  ticket,
+  texts,
+  busy,
+  onClose,
+  onSubmit,
+  children,
+}: {
+  ticket: Ticket | null;
+  texts: "acceptDialog" | "transferDialog";
+  busy: boolean;
+  onClose: () => void;
+  onSubmit: (e: React.FormEvent) => void;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <FormDialog
+      open={Boolean(ticket)}
+      onClose={onClose}
+      onSubmit={onSubmit}
+      submitting={busy}
+      title={t(`tickets.${texts}.title`)}
+      submitLabel={t(`tickets.${texts}.submit`)}
+    >
+      {children}
+    </FormDialog>
+  );
+}
+
 /** Accept a waiting ticket into a chosen queue. */
 export function AcceptTicketDialog({ ticket, onClose }: { ticket: Ticket | null; onClose: () => void }) {
   const { t } = useTranslation();
@@ -203,16 +234,9 @@ export function AcceptTicketDialog({ ticket, onClose }: { ticket: Ticket | null;
     }
   };
   return (
-    <FormDialog
-      open={Boolean(ticket)}
-      onClose={onClose}
-      onSubmit={onSubmit}
-      submitting={update.isPending}
-      title={t("tickets.acceptDialog.title")}
-      submitLabel={t("tickets.acceptDialog.submit")}
-    >
+    <TicketFormDialog ticket={ticket} texts="acceptDialog" busy={update.isPending} onClose={onClose} onSubmit={onSubmit}>
       <QueueSelect value={queueId} onChange={setQueueId} label={t("tickets.acceptDialog.queue")} error={error} />
-    </FormDialog>
+    </TicketFormDialog>
   );
 }
 
@@ -249,14 +273,7 @@ export function TransferTicketDialog({ ticket, onClose, onDone }: { ticket: Tick
     }
   };
   return (
-    <FormDialog
-      open={Boolean(ticket)}
-      onClose={onClose}
-      onSubmit={onSubmit}
-      submitting={update.isPending}
-      title={t("tickets.transferDialog.title")}
-      submitLabel={t("tickets.transferDialog.submit")}
-    >
+    <TicketFormDialog ticket={ticket} texts="transferDialog" busy={update.isPending} onClose={onClose} onSubmit={onSubmit}>
       <TextField
         select
         label={t("tickets.transferDialog.user")}
@@ -279,6 +296,6 @@ export function TransferTicketDialog({ ticket, onClose, onDone }: { ticket: Tick
         allowNone={t("tickets.transferDialog.none")}
         all
       />
-    </FormDialog>
+    </TicketFormDialog>
   );
 }

@@ -9,7 +9,8 @@ import Typography from "@mui/material/Typography";
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { initials } from "../../../lib/hooks";
-import { listTime, preview } from "../lib";
+import { listTime } from "../../../lib/time";
+import { preview } from "../lib";
 
 interface Props {
   ticket: Ticket;

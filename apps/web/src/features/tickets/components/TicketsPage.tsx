@@ -5,9 +5,9 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router-dom";
 import { toastError } from "../../../lib/toast";
-import { ChatView } from "../../chat/components/ChatView";
-import { useSettings } from "../../settings/api/get-settings";
+import { useSettings } from "../../settings";
 import "../i18n";
+import { ChatView } from "./ChatView";
 import { TicketsManager } from "./TicketsManager";
 
 const visuallyHidden = {
@@ -43,6 +43,16 @@ function Welcome() {
   );
 }
 
+/** One of the two panes: side by side from md up; on phones only one shows, the list or the chat. */
+const pane = (onPhones: boolean) =>
+  ({
+    display: { xs: onPhones ? "flex" : "none", md: "flex" },
+    flexDirection: "column",
+    minHeight: 0,
+    overflow: "hidden",
+    borderRadius: { xs: 0, md: 1 },
+  }) as const;
+
 /** /, /tickets/:ticketId? and /chat/:ticketId?: the lists beside the chat (one pane at a time on phones). */
 export default function TicketsPage() {
   const { ticketId: raw } = useParams();
@@ -62,32 +72,10 @@ export default function TicketsPage() {
       <Typography variant="h1" sx={visuallyHidden}>
         {t("pages.tickets")}
       </Typography>
-      <Paper
-        variant="outlined"
-        sx={{
-          width: { xs: "100%", md: 380, lg: 420 },
-          flexShrink: 0,
-          display: { xs: chatOpen ? "none" : "flex", md: "flex" },
-          flexDirection: "column",
-          minHeight: 0,
-          overflow: "hidden",
-          borderRadius: { xs: 0, md: 1 },
-        }}
-      >
+      <Paper variant="outlined" sx={{ width: { xs: "100%", md: 380, lg: 420 }, flexShrink: 0, ...pane(!chatOpen) }}>
         <TicketsManager selectedId={valid ? ticketId : undefined} />
       </Paper>
-      <Paper
-        variant="outlined"
-        sx={{
-          flex: 1,
-          minWidth: 0,
-          display: { xs: chatOpen ? "flex" : "none", md: "flex" },
-          flexDirection: "column",
-          minHeight: 0,
-          overflow: "hidden",
-          borderRadius: { xs: 0, md: 1 },
-        }}
-      >
+      <Paper variant="outlined" sx={{ flex: 1, minWidth: 0, ...pane(chatOpen) }}>
         {chatOpen ? <ChatView key={ticketId} ticketId={ticketId} /> : <Welcome />}
       </Paper>
     </Box>

@@ -7,7 +7,7 @@ import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { FormDialog } from "../../../components/FormDialog";
 import { useEntityForm } from "../../../lib/form-dialog";
-import { QueueMultiSelect } from "../../queues/components/QueueMultiSelect";
+import { QueueMultiSelect } from "../../queues";
 import { useSaveUser } from "../api/users";
 
 /** Editing keeps the password when the field is left empty. */

@@ -9,8 +9,8 @@ import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { useAuth } from "../../features/auth/auth-context";
-import { useUnreadTickets } from "../../features/shell/api/get-unread";
+import { useAuth } from "../../auth";
+import { useUnreadTickets } from "../api/get-unread";
 
 export function NotificationsBell() {
   const { t } = useTranslation();

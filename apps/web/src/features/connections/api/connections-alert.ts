@@ -2,7 +2,7 @@ import { ALERT_CONNECTION_STATUSES, CONNECTION_BADGE_DELAY_MS, type ConnectionSt
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { http } from "../../../api/http";
-import { useSocketEvent } from "../../../app/socket";
+import { useSocketEvent } from "../../../lib/socket";
 
 const connectionsKey = ["whatsapp"] as const;
 type Connection = Pick<Whatsapp, "id" | "status">;

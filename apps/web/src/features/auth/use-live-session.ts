@@ -1,5 +1,5 @@
-import { useSocketEvent } from "../../app/socket";
-import { useAuth } from "../auth/auth-context";
+import { useSocketEvent } from "../../lib/socket";
+import { useAuth } from "./auth-context";
 
 /** Changes to the signed-in user (profile, queues, name) reach the shell at once. */
 export function useLiveSession() {

@@ -1,14 +1,11 @@
 import type { ServerToClientEvents } from "@balcao/contract";
 import { type ReactNode, createContext, useContext, useEffect, useRef, useState } from "react";
 import type { AppSocket } from "../api/socket";
-import { useAuth } from "../features/auth/auth-context";
 
 const SocketContext = createContext<AppSocket | null>(null);
 
-/** One socket per signed-in session. */
-export function SocketProvider({ children }: { children: ReactNode }) {
-  const { user } = useAuth();
-  const userId = user?.id;
+/** One socket per signed-in session: `userId` is the signed-in user (none: no socket). */
+export function SocketProvider({ userId, children }: { userId: number | undefined; children: ReactNode }) {
   const [socket, setSocket] = useState<AppSocket | null>(null);
   useEffect(() => {
     if (!userId) return;

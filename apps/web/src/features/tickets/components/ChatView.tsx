@@ -23,18 +23,16 @@ import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { ApiError, http } from "../../../api/http";
-import { useSocketEvent } from "../../../app/socket";
+import { useSocketEvent } from "../../../lib/socket";
 import { initials } from "../../../lib/hooks";
 import { toastError, toastSuccess } from "../../../lib/toast";
-import { useAuth } from "../../auth/auth-context";
-import { ContactDialog } from "../../contacts/components/ContactDialog";
-import { useSettings } from "../../settings/api/get-settings";
-import { useTicket, useUpdateTicket } from "../../tickets/api/tickets";
-import { TransferTicketDialog } from "../../tickets/components/TicketDialogs";
-import { openTicket } from "../../tickets/notifications";
-import { useChatLive } from "../api/messages";
-import { MessageInput } from "./MessageInput";
-import { MessagesList } from "./MessagesList";
+import { useAuth } from "../../auth";
+import { ContactDialog } from "../../contacts";
+import { useSettings } from "../../settings";
+import { MessageInput, MessagesList, useChatLive } from "../../chat";
+import { useTicket, useUpdateTicket } from "../api/tickets";
+import { openTicket } from "../notifications";
+import { TransferTicketDialog } from "./TicketDialogs";
 
 /** The URL Gerar PIX opens: the configured address with the contact number and the agent id. */
 export function pixUrl(base: string, number: string, userId: number) {

@@ -1,14 +1,11 @@
 import type { Ticket, TicketsAnswer } from "@balcao/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { http } from "../../../api/http";
-import { useSocketEvent } from "../../../app/socket";
+import { useSocketEvent } from "../../../lib/socket";
 
 const unreadKey = ["tickets", "unread"] as const;
 
-/**
- * Open tickets with unread messages, for the bell. The tickets API arrives with the tickets
- * screen; until then the call fails and the bell silently shows nothing.
- */
+/** Open tickets with unread messages, for the bell. A failing call leaves the bell silently empty. */
 export function useUnreadTickets(showAll: boolean): Ticket[] {
   const queryClient = useQueryClient();
   const { data } = useQuery({

@@ -1,0 +1,62 @@
+import { AppLayout } from "../components/layout/AppLayout";
+import { LanguageMenu } from "../components/layout/LanguageMenu";
+import { VolumeControl } from "../components/layout/VolumeControl";
+import { isAdmin, useAuth, useLiveSession } from "../features/auth";
+import { connectionsMenu } from "../features/connections";
+import { contactsMenu } from "../features/contacts";
+import { comingSoonMenu } from "../features/placeholder";
+import { queuesMenu } from "../features/queues";
+import { quickAnswersMenu } from "../features/quick-answers";
+import { DarkModeToggle, useSettings } from "../features/settings";
+import { NotificationsBell, ticketsMenu, useTicketNotifications, useTicketsLive } from "../features/tickets";
+import { usersMenu } from "../features/users";
+import type { MenuEntry } from "../lib/features";
+
+/** The drawer, in order: everyone's entries, then the administration section (core §2). */
+const MENU: MenuEntry[] = [
+  ticketsMenu,
+  contactsMenu,
+  quickAnswersMenu,
+  comingSoonMenu.dashboard,
+  usersMenu,
+  queuesMenu,
+  comingSoonMenu.chatbot,
+  comingSoonMenu.disparos,
+  comingSoonMenu.contracts,
+  comingSoonMenu.schedules,
+  connectionsMenu,
+  comingSoonMenu.settings,
+];
+
+/** What stays live on every screen: the signed-in user, the ticket rooms and cached lists (the bell too), notifications. */
+function useSessionLive() {
+  useLiveSession();
+  useTicketsLive();
+  useTicketNotifications();
+}
+
+/** The signed-in app's frame: the shared layout, given the features' drawer entries and top bar buttons. */
+export default function Shell() {
+  const { user, logout } = useAuth();
+  const { get } = useSettings();
+  useSessionLive();
+  const admin = isAdmin(user);
+  const shown = MENU.filter((e) => !e.setting || get(e.setting) === "enabled");
+  return (
+    <AppLayout
+      logo={get("logoDashboard") || "/brand.svg"}
+      userName={user?.name}
+      onLogout={() => void logout()}
+      menu={shown.filter((e) => !e.admin)}
+      adminMenu={admin ? shown.filter((e) => e.admin) : []}
+      actions={
+        <>
+          <VolumeControl />
+          <NotificationsBell />
+          <LanguageMenu />
+          {admin && <DarkModeToggle />}
+        </>
+      }
+    />
+  );
+}

@@ -1,0 +1,3 @@
+import type { PageRoute } from "../../lib/features";
+
+export const queuesRoutes: PageRoute[] = [{ path: "/Queues", page: () => import("./components/QueuesPage"), admin: true }];

@@ -1,0 +1,3 @@
+/** The server-wide settings, kept live. */
+export { useSettings, useUpdateSetting } from "./api/get-settings";
+export { DarkModeToggle } from "./components/DarkModeToggle";
