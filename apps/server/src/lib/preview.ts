@@ -1,5 +1,5 @@
-/** An agent's signature as the web client writes it: "*Maria:*" on the first line. */
-const SIGNATURE = /^\*[^*\n]{1,80}:\*[ \t]*\n?/;
+/** An agent's signature on the first line: "*Maria*:" as the web client writes it ("*Maria:*" from older clients). */
+const SIGNATURE = /^\*[^*\n]{1,80}(?::\*|\*:)[ \t]*\n?/;
 
 /**
  * The preview a ticket list shows for a message, as a person reads it: the text without the

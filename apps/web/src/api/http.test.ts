@@ -113,3 +113,22 @@ describe("http client session handling", () => {
     await expect(client.get("/x")).rejects.toMatchObject({ status: 502, code: "Bad Gateway" });
   });
 });
+
+describe("http client: requests that create something", () => {
+  it("a lost answer is sent again with the same Idempotency-Key; a refusal is not retried", async () => {
+    const keys: (string | undefined)[] = [];
+    let n = 0;
+    const { client } = setup((_url, init) => {
+      keys.push((init.headers as Record<string, string>)["idempotency-key"]);
+      if (++n === 1) throw new TypeError("Failed to fetch");
+      if (n === 2) return json(503, { error: "ERR_INTERNAL" });
+      return json(200, [{ id: 7 }]);
+    });
+    expect(await client.idempotent("/messages/1", { body: { body: "oi" } }, "k-1")).toEqual([{ id: 7 }]);
+    expect(keys).toEqual(["k-1", "k-1", "k-1"]);
+
+    const refused = setup(() => json(409, { error: "ERR_TICKET_NOT_OPEN" }));
+    await expect(refused.client.idempotent("/messages/1", { body: { body: "oi" } }, "k-2")).rejects.toMatchObject({ status: 409 });
+    expect(refused.calls).toHaveLength(1);
+  });
+});

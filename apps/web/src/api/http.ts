@@ -23,6 +23,7 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined | null>;
   form?: FormData;
   signal?: AbortSignal;
+  headers?: Record<string, string>;
 }
 
 export interface HttpClientOptions {
@@ -63,7 +64,7 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
   }
 
   function send(method: string, path: string, o: RequestOptions) {
-    const headers: Record<string, string> = { accept: "application/json" };
+    const headers: Record<string, string> = { accept: "application/json", ...o.headers };
     const token = getToken();
     if (token) headers.authorization = `Bearer ${token}`;
     let body: BodyInit | undefined;
@@ -125,11 +126,30 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
+  /**
+   * A call that creates something (a message), sent with an Idempotency-Key: when the answer is
+   * lost (network error, the server restarting) it is sent again with the same key, and the
+   * server answers what the first one created instead of creating it twice.
+   */
+  async function idempotent<T>(path: string, o: Pick<RequestOptions, "body" | "form">, key: string, retries = 3): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await request<T>("POST", path, { ...o, headers: { "idempotency-key": key } });
+      } catch (err) {
+        const lost =
+          err instanceof TypeError || (err instanceof ApiError && (err.status === 502 || err.status === 503 || err.status === 504));
+        if (!lost || attempt >= retries) throw err;
+        await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
+      }
+    }
+  }
+
   return {
     getToken,
     setToken,
     refresh,
     request,
+    idempotent,
     get: <T>(path: string, query?: RequestOptions["query"], signal?: AbortSignal) => request<T>("GET", path, { query, signal }),
     post: <T>(path: string, body?: unknown) => request<T>("POST", path, { body }),
     put: <T>(path: string, body?: unknown) => request<T>("PUT", path, { body }),

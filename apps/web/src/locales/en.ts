@@ -218,6 +218,8 @@ export const en: Messages = {
     ERR_INVALID_FILE: "Invalid file.",
     ERR_TOO_MANY_REQUESTS: "Too many attempts. Wait a moment and try again.",
     ERR_TICKET_NOT_OPEN: "This ticket is not open.",
+    ERR_IDEMPOTENCY_CONFLICT: "This message is already being sent; wait a moment.",
+    ERR_MESSAGE_NOT_FAILED: "This message did not fail; there is nothing to resend.",
     ERR_CANNOT_DELETE_SELF: "You cannot delete your own user.",
     ERR_LAST_ADMIN: "There must be at least one administrator.",
     ERR_INTERNAL: "500 Internal Server Error",

@@ -218,6 +218,8 @@ export const es: Messages = {
     ERR_INVALID_FILE: "Archivo inválido.",
     ERR_TOO_MANY_REQUESTS: "Demasiados intentos. Espera un momento e inténtalo de nuevo.",
     ERR_TICKET_NOT_OPEN: "Esta atención no está abierta.",
+    ERR_IDEMPOTENCY_CONFLICT: "Este mensaje ya se está enviando; espere un momento.",
+    ERR_MESSAGE_NOT_FAILED: "Este mensaje no falló; no hay nada que reenviar.",
     ERR_CANNOT_DELETE_SELF: "No puedes eliminar tu propio usuario.",
     ERR_LAST_ADMIN: "Debe haber al menos un administrador.",
     ERR_INTERNAL: "500 Error Interno del Servidor",

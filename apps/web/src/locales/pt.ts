@@ -217,6 +217,8 @@ export const pt = {
     ERR_INVALID_FILE: "Arquivo inválido.",
     ERR_TOO_MANY_REQUESTS: "Muitas tentativas. Aguarde um pouco e tente novamente.",
     ERR_TICKET_NOT_OPEN: "Este atendimento não está aberto.",
+    ERR_IDEMPOTENCY_CONFLICT: "Esta mensagem já está sendo enviada; aguarde um instante.",
+    ERR_MESSAGE_NOT_FAILED: "Esta mensagem não falhou; não há o que reenviar.",
     ERR_CANNOT_DELETE_SELF: "Você não pode excluir o seu próprio usuário.",
     ERR_LAST_ADMIN: "Deve haver pelo menos um administrador.",
     ERR_INTERNAL: "500 Erro Interno no Servidor",

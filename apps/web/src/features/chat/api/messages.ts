@@ -3,6 +3,7 @@ import { type InfiniteData, infiniteQueryOptions, useInfiniteQuery, useMutation,
 import { useEffect } from "react";
 import { http } from "../../../api/http";
 import { nextPage } from "../../../lib/entity-api";
+import { randomKey } from "../../../lib/random-key";
 import { useSocket, useSocketEvent } from "../../../lib/socket";
 
 type Pages = InfiniteData<MessagesAnswer, unknown>;
@@ -48,7 +49,7 @@ function upsert(d: Pages | undefined, m: Message): Pages | undefined {
 }
 
 /** Joins the ticket's chat box and applies its message events to the cached pages. */
-export function useChatLive(ticketId: number, onTyping?: (typing: boolean) => void) {
+export function useChatLive(ticketId: number, onTyping?: (typing: boolean, name?: string) => void) {
   const qc = useQueryClient();
   const socket = useSocket();
   useEffect(() => {
@@ -66,7 +67,7 @@ export function useChatLive(ticketId: number, onTyping?: (typing: boolean) => vo
     qc.setQueryData<Pages>(messagesKey(ticketId), (d) => upsert(d, p.message));
   });
   useSocketEvent("typing", (p) => {
-    if (p.ticketId === ticketId) onTyping?.(p.typing);
+    if (p.ticketId === ticketId) onTyping?.(p.typing, p.name);
   });
 }
 
@@ -74,23 +75,35 @@ export function addSent(qc: ReturnType<typeof useQueryClient>, ticketId: number,
   for (const m of sent) qc.setQueryData<Pages>(messagesKey(ticketId), (d) => upsert(d, m));
 }
 
+/** Sends what the agent composed; each composed message has its own Idempotency-Key, kept across retries. */
 export function useSendMessage(ticketId: number) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (input: { body: string; quotedId?: number; files?: File[] }) => {
+      const key = randomKey();
       if (input.files?.length) {
         const form = new FormData();
         form.append("body", input.body);
         if (input.quotedId) form.append("quotedMsg", JSON.stringify({ id: input.quotedId }));
         for (const f of input.files) form.append("medias", f, f.name);
-        return http.upload<Message[]>(`/messages/${ticketId}`, form);
+        return http.idempotent<Message[]>(`/messages/${ticketId}`, { form }, key);
       }
-      return http.post<Message[]>(`/messages/${ticketId}`, {
-        body: input.body,
-        ...(input.quotedId && { quotedMsg: { id: input.quotedId } }),
-      });
+      return http.idempotent<Message[]>(
+        `/messages/${ticketId}`,
+        { body: { body: input.body, ...(input.quotedId && { quotedMsg: { id: input.quotedId } }) } },
+        key,
+      );
     },
     onSuccess: (sent) => addSent(qc, ticketId, sent),
+  });
+}
+
+/** 'Reenviar': a message that could not be sent is queued again. */
+export function useResendMessage(ticketId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => http.post<Message>(`/messages/${id}/resend`),
+    onSuccess: (m) => addSent(qc, ticketId, [m]),
   });
 }
 

@@ -4,6 +4,7 @@ import BlockIcon from "@mui/icons-material/Block";
 import CallIcon from "@mui/icons-material/Call";
 import DoneIcon from "@mui/icons-material/Done";
 import DoneAllIcon from "@mui/icons-material/DoneAll";
+import ErrorOutlineIcon from "@mui/icons-material/ErrorOutline";
 import ExpandMoreIcon from "@mui/icons-material/ExpandMore";
 import InsertDriveFileIcon from "@mui/icons-material/InsertDriveFile";
 import PersonIcon from "@mui/icons-material/Person";
@@ -15,6 +16,7 @@ import IconButton from "@mui/material/IconButton";
 import Link from "@mui/material/Link";
 import Menu from "@mui/material/Menu";
 import MenuItem from "@mui/material/MenuItem";
+import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useTheme } from "@mui/material/styles";
 import { memo, useState } from "react";
@@ -22,8 +24,9 @@ import { useTranslation } from "react-i18next";
 import { clock } from "../../../lib/time";
 import { formatText } from "../format";
 
-export function AckIcon({ ack }: { ack: number }) {
+export function AckIcon({ ack, failed }: { ack: number; failed?: boolean }) {
   const sx = { fontSize: 16, verticalAlign: "middle" };
+  if (failed) return <ErrorOutlineIcon data-testid="ack-failed" color="error" sx={sx} />;
   if (ack <= 0) return <AccessTimeIcon data-testid="ack-0" sx={sx} />;
   if (ack === 1) return <DoneIcon data-testid="ack-1" sx={sx} />;
   if (ack === 2) return <DoneAllIcon data-testid="ack-2" sx={sx} />;
@@ -119,11 +122,22 @@ interface Props {
   onReply: (m: Message) => void;
   onDelete: (m: Message) => void;
   onImage: (url: string) => void;
+  /** 'Reenviar' on a message that could not be sent (shown to who may write in the ticket) */
+  onResend?: (m: Message) => void;
   canReply: boolean;
 }
 
 /** One message: media by type, quoted message, bold and struck text, time and, for ours, the ack mark. */
-export const MessageBubble = memo(function MessageBubble({ message: m, dark, isGroup, onReply, onDelete, onImage, canReply }: Props) {
+export const MessageBubble = memo(function MessageBubble({
+  message: m,
+  dark,
+  isGroup,
+  onReply,
+  onDelete,
+  onImage,
+  onResend,
+  canReply,
+}: Props) {
   const { t } = useTranslation();
   const theme = useTheme();
   const [menu, setMenu] = useState<HTMLElement | null>(null);
@@ -317,8 +331,25 @@ export const MessageBubble = memo(function MessageBubble({ message: m, dark, isG
           <Typography variant="caption" sx={{ fontSize: 11 }}>
             {clock(m.createdAt)}
           </Typography>
-          {m.fromMe && <AckIcon ack={m.ack} />}
+          {m.fromMe && <AckIcon ack={m.ack} failed={Boolean(m.sendError) && !m.isDeleted} />}
         </Box>
+        {m.fromMe && m.sendError && !m.isDeleted && (
+          <Box
+            data-testid="message-failed"
+            sx={{ display: "flex", alignItems: "center", justifyContent: "flex-end", gap: 1, mt: 0.5, flexWrap: "wrap" }}
+          >
+            <Tooltip title={m.sendError}>
+              <Typography variant="caption" color="error" sx={{ fontWeight: 600 }}>
+                {t("chat.notSent")}
+              </Typography>
+            </Tooltip>
+            {onResend && (
+              <Button size="small" color="error" variant="outlined" onClick={() => onResend(m)} sx={{ py: 0, minHeight: 0 }}>
+                {t("chat.resend")}
+              </Button>
+            )}
+          </Box>
+        )}
       </Box>
     </Box>
   );

@@ -12,7 +12,8 @@ import { Fragment, useCallback, useLayoutEffect, useMemo, useRef, useState } fro
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import { dayLabel } from "../../../lib/time";
-import { chronological, useDeleteMessage, useMessages } from "../api/messages";
+import { useAuth } from "../../auth";
+import { chronological, useDeleteMessage, useMessages, useResendMessage } from "../api/messages";
 import { MessageBubble } from "./MessageBubble";
 
 /** Older pages load within 50 px of the top; the view stays on the same message while they arrive. */
@@ -26,6 +27,8 @@ export function MessagesList({ ticket, onReply }: { ticket: Ticket; onReply: (m:
   const q = useMessages(ticket.id);
   const messages = useMemo(() => chronological(q.data), [q.data]);
   const del = useDeleteMessage(ticket.id);
+  const resend = useResendMessage(ticket.id);
+  const { user } = useAuth();
   const [deleting, setDeleting] = useState<Message | null>(null);
   const [image, setImage] = useState<string | null>(null);
   const ref = useRef<HTMLDivElement>(null);
@@ -61,7 +64,11 @@ export function MessagesList({ ticket, onReply }: { ticket: Ticket; onReply: (m:
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   const canReply = ticket.status === "open";
+  // writing in an open ticket is its owner's, and admins' and supervisors' (the server says the same)
+  const canWrite = canReply && (ticket.userId === user?.id || user?.profile === "admin" || user?.profile === "superv");
   const onDelete = useCallback((m: Message) => setDeleting(m), []);
+  const { mutate: resendMutate } = resend;
+  const onResend = useCallback((m: Message) => resendMutate(m.id), [resendMutate]);
   const onImage = useCallback((u: string) => setImage(u), []);
   let lastDay = "";
 
@@ -115,6 +122,7 @@ export function MessagesList({ ticket, onReply }: { ticket: Ticket; onReply: (m:
               onReply={onReply}
               onDelete={onDelete}
               onImage={onImage}
+              onResend={canWrite ? onResend : undefined}
             />
           </Fragment>
         );

@@ -170,9 +170,8 @@ export function useTicketsLive() {
     else if (p.action === "delete") removeTicket(qc, p.ticketId);
     else clearUnread(qc, p.ticketId);
   });
-  useSocketEvent("appMessage", (p) => {
-    if (p.action === "create") applyTicket(qc, p.ticket, me);
-  });
+  // a new message moves the ticket; an update (a failed send, a resend) may change its preview's mark
+  useSocketEvent("appMessage", (p) => applyTicket(qc, p.ticket, me));
 }
 
 export function useUpdateTicket() {

@@ -19,7 +19,7 @@ import Typography from "@mui/material/Typography";
 import { useTheme } from "@mui/material/styles";
 import useMediaQuery from "@mui/material/useMediaQuery";
 import { useQuery } from "@tanstack/react-query";
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { ApiError, http } from "../../../api/http";
@@ -301,8 +301,10 @@ export function ChatView({ ticketId }: { ticketId: number }) {
   const navigate = useNavigate();
   const q = useTicket(ticketId);
   const [replyTo, setReplyTo] = useState<Message | null>(null);
-  const [typing, setTyping] = useState(false);
-  useChatLive(ticketId, setTyping);
+  // who is typing: the customer (no name) or another agent watching the ticket
+  const [typing, setTyping] = useState<{ on: boolean; name?: string }>({ on: false });
+  const onTyping = useCallback((on: boolean, name?: string) => setTyping({ on, name }), []);
+  useChatLive(ticketId, onTyping);
 
   useEffect(() => {
     openTicket.id = ticketId;
@@ -341,9 +343,9 @@ export function ChatView({ ticketId }: { ticketId: number }) {
     >
       <ChatHeader ticket={ticket} />
       <MessagesList ticket={ticket} onReply={setReplyTo} />
-      {typing && (
-        <Typography variant="caption" color="text.secondary" sx={{ px: 2, py: 0.25 }}>
-          {ticket.contact.name} {t("chat.typing")}
+      {typing.on && (
+        <Typography variant="caption" color="text.secondary" sx={{ px: 2, py: 0.25 }} data-testid="typing">
+          {typing.name ?? ticket.contact.name} {t("chat.typing")}
         </Typography>
       )}
       <MessageInput ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />

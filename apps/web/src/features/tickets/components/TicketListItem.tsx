@@ -1,3 +1,4 @@
+import ErrorOutlineIcon from "@mui/icons-material/ErrorOutline";
 import { QUEUELESS_COLOR, type Ticket } from "@balcao/contract";
 import Avatar from "@mui/material/Avatar";
 import Badge from "@mui/material/Badge";
@@ -61,6 +62,14 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected, o
           </Typography>
         </Box>
         <Box sx={{ display: "flex", alignItems: "center", gap: 1, minHeight: 22 }}>
+          {ticket.lastMessageFailed && (
+            <ErrorOutlineIcon
+              color="error"
+              sx={{ fontSize: 16, flexShrink: 0 }}
+              titleAccess={t("tickets.lastFailed")}
+              data-testid="ticket-failed"
+            />
+          )}
           <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1, minWidth: 0 }} data-testid="ticket-preview">
             {preview(ticket.lastMessage)}
           </Typography>
