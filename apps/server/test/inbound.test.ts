@@ -75,14 +75,20 @@ describe("the queue step", () => {
     ]);
   });
 
-  it("an invalid choice repeats the menu and keeps the ticket without a queue", async () => {
+  it("an invalid choice is answered with the invalid-option text (a setting) and the menu again; the ticket stays without a queue", async () => {
     const n = "5511900000003";
+    await api(t, t.adminToken, "PUT", "/settings/msgInvalidOption", { value: "Não entendi. Escolha um número:" });
     await customerSays(t, menu, n, "oi");
     await customerSays(t, menu, n, "7");
     await customerSays(t, menu, n, "quero falar com alguém");
     const replies = (await phoneOf(menu, n)).filter((m) => m.fromMe);
-    expect(replies).toHaveLength(3);
-    for (const r of replies) expect(r.body).toContain("*1* - Financeiro");
+    expect(replies.map((r) => (r.body.includes("*1* - Financeiro") ? "menu" : r.body))).toEqual([
+      "menu",
+      "Não entendi. Escolha um número:",
+      "menu",
+      "Não entendi. Escolha um número:",
+      "menu",
+    ]);
     const { rows } = await ticketsOf(n, menu.whatsappId);
     expect(rows[0].queue_id).toBeNull();
     expect(rows[0].unread_messages).toBe(3);
@@ -90,7 +96,7 @@ describe("the queue step", () => {
     await customerSays(t, menu, n, "1");
     const after = await ticketsOf(n, menu.whatsappId);
     expect(after.rows[0].queue_id).toBe(billing);
-    expect((await phoneOf(menu, n)).filter((m) => m.fromMe)).toHaveLength(3);
+    expect((await phoneOf(menu, n)).filter((m) => m.fromMe)).toHaveLength(5);
   });
 
   it("a connection without queues leaves the ticket without one", async () => {

@@ -50,6 +50,13 @@ export const SETTING_DEFAULTS = {
   darkMode: "disabled",
   // settings screen password ('Acesso restrito'); stored hashed, verified by the server
   settingsPassword: "",
+  // automatic texts the customer reads (a provider words them in Configurações → Textos automáticos)
+  /** sent before the queue menu again when the customer's answer is not one of its numbers */
+  msgInvalidOption: "Opção inválida. Responda só com o número de um dos setores abaixo.",
+  // what the inbox shows for messages it could not store as sent (agents read these)
+  msgMediaUnavailable: "[mídia indisponível]",
+  msgVoiceCall: "Chamada de voz",
+  msgVideoCall: "Chamada de vídeo",
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

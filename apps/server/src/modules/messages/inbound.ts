@@ -75,7 +75,8 @@ export function createInboundPipeline(
 
   // what every message reads, cached briefly and dropped when an admin changes it
   const connCache = new Map<number, { at: number; info: ConnectionInfo | undefined }>();
-  let settingsCache: { at: number; values: { CheckMsgIsGroup: string; timeCreateNewTicket: string } } | undefined;
+  const SETTINGS = ["CheckMsgIsGroup", "timeCreateNewTicket", "msgInvalidOption", "msgMediaUnavailable", "msgVoiceCall", "msgVideoCall"] as const;
+  let settingsCache: { at: number; values: Record<(typeof SETTINGS)[number], string> } | undefined;
   const dropConnections = () => connCache.clear();
   ctx.events.on("whatsapp.saved", dropConnections);
   ctx.events.on("whatsapp.deleted", dropConnections);
@@ -95,7 +96,7 @@ export function createInboundPipeline(
 
   async function settings() {
     if (settingsCache && Date.now() - settingsCache.at < CACHE_MS) return settingsCache.values;
-    const values = await getSettingValues(db, ["CheckMsgIsGroup", "timeCreateNewTicket"] as const);
+    const values = await getSettingValues(db, SETTINGS);
     settingsCache = { at: Date.now(), values };
     return values;
   }
@@ -120,7 +121,7 @@ export function createInboundPipeline(
         stored = await conv.media.storeInbound(data, msg.media.mimetype);
       } catch (err) {
         ctx.log.warn({ err, whatsappId, wid: msg.id }, "inbound media could not be stored");
-        body = body || "[mídia indisponível]";
+        body = body || s.msgMediaUnavailable;
       }
     }
     const reopenSeconds = Number(s.timeCreateNewTicket) || 0;
@@ -128,7 +129,7 @@ export function createInboundPipeline(
     let result: Stored | undefined;
     for (let attempt = 0; !result; attempt++) {
       try {
-        result = await db.transaction((tx) => store(tx, conn, msg, body, stored, reopenSeconds, journalId));
+        result = await db.transaction((tx) => store(tx, conn, msg, body, stored, reopenSeconds, journalId, { invalidOption: s.msgInvalidOption }));
       } catch (err) {
         // a concurrent delivery stored it first
         if (err instanceof Duplicate || isUniqueViolation(err, "messages_wid_key")) {
@@ -159,6 +160,7 @@ export function createInboundPipeline(
     stored: StoredMedia | undefined,
     reopenSeconds: number,
     journalId: number | undefined,
+    texts: { invalidOption: string },
   ): Promise<Stored> {
     const newContacts: ContactRow[] = [];
     const chatAddr = msg.chat.isGroup
@@ -256,7 +258,7 @@ export function createInboundPipeline(
     }
 
     const mediaType = stored?.mediaType && msg.mediaType !== "sticker" ? stored.mediaType : msg.mediaType;
-    const step = msg.fromMe || msg.chat.isGroup || mediaType === "call_log" ? {} : queueStep(ticket, conn, body);
+    const step = msg.fromMe || msg.chat.isGroup || mediaType === "call_log" ? {} : queueStep(ticket, conn, body, texts.invalidOption);
     if (step.queueId !== undefined) {
       previous ??= { status: ticket.status, queueId: ticket.queueId, userId: ticket.userId };
       ticketChanged = true;
@@ -468,6 +470,7 @@ export function createInboundPipeline(
   async function call(whatsappId: number, e: Extract<ChannelEvent, { type: "call" }>, journalId?: number) {
     const conn = await connection(whatsappId);
     if (!conn) return done(journalId);
+    const s = await settings();
     await receive(
       whatsappId,
       {
@@ -475,7 +478,7 @@ export function createInboundPipeline(
         fromMe: false,
         chat: { ...e.from, isGroup: false },
         timestamp: e.at,
-        body: e.isVideo ? "Chamada de vídeo" : "Chamada de voz",
+        body: e.isVideo ? s.msgVideoCall : s.msgVoiceCall,
         mediaType: "call_log",
       },
       journalId,
@@ -531,6 +534,7 @@ export function queueStep(
   ticket: Pick<TicketRow, "queueId" | "userId" | "awaitingQueueChoice">,
   conn: Pick<ConnectionInfo, "queues" | "greetingMessage">,
   body: string,
+  invalidOption = "",
 ): { queueId?: number; awaiting?: boolean; replies?: string[] } {
   if (ticket.queueId !== null || ticket.userId !== null || conn.queues.length === 0) return {};
   if (conn.queues.length === 1) return { queueId: conn.queues[0].id, awaiting: false };
@@ -540,7 +544,9 @@ export function queueStep(
     const queue = conn.queues[n - 1];
     return { queueId: queue.id, awaiting: false, replies: queue.greetingMessage.trim() ? [queue.greetingMessage] : [] };
   }
-  return { awaiting: true, replies: [queueMenu(conn)] };
+  // a wrong answer to the menu is said so before the menu comes again
+  const wrong = ticket.awaitingQueueChoice && invalidOption.trim() ? [invalidOption] : [];
+  return { awaiting: true, replies: [...wrong, queueMenu(conn)] };
 }
 
 export function queueMenu(conn: Pick<ConnectionInfo, "queues" | "greetingMessage">): string {
