@@ -1,14 +1,15 @@
 #!/usr/bin/env node
-// End-to-end suite: builds what is missing or stale, starts the server on a free port with a fresh
-// embedded database, runs the Playwright specs (node:test + playwright-core + Debian's Chromium), stops the server.
+// End-to-end suite: finds a Chromium (installs Debian's when there is none and the machine allows
+// it), builds what is missing or stale, starts the server on a free port with a fresh embedded
+// database, runs the Playwright specs (node:test + playwright-core + that Chromium), stops the server.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { ensureChromium } from "./lib/chromium.mjs";
 
 const root = resolve(import.meta.dirname, "..");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 function newest(dir) {
   let t = 0;
@@ -57,8 +58,11 @@ async function waitUp(base, server, ms = 60_000) {
   throw new Error("server did not start in time");
 }
 
-if (!existsSync(CHROMIUM)) {
-  console.error(`e2e: Chromium not found at ${CHROMIUM} (apt-get install -y chromium fonts-dejavu-core)`);
+let CHROMIUM;
+try {
+  CHROMIUM = ensureChromium();
+} catch (err) {
+  console.error(`e2e: ${err instanceof Error ? err.message : err}`);
   process.exit(1);
 }
 if (process.env.E2E_SKIP_BUILD !== "1" && needsBuild()) {
