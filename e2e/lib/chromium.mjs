@@ -101,7 +101,9 @@ export function ensureChromium({
   if (plan.manual) {
     throw new Error(`no Chromium found (looked at ${KNOWN_PATHS.join(", ")}). Install one with:\n  ${plan.manual}`);
   }
-  log(`e2e: no Chromium found; installing Debian's ${APT_PACKAGES.join(" and ")} with apt-get (${plan.install.as === "root" ? "as root" : "through sudo"})…`);
+  log(
+    `e2e: no Chromium found; installing Debian's ${APT_PACKAGES.join(" and ")} with apt-get (${plan.install.as === "root" ? "as root" : "through sudo"})…`,
+  );
   for (const argv of plan.install.commands) {
     const status = run(argv);
     if (status !== 0) throw new Error(`\`${argv.join(" ")}\` failed (exit ${status})`);

@@ -13,7 +13,10 @@ const FEDORA = 'NAME="Fedora Linux"\nID=fedora\nVERSION_ID=41\n';
 const nothing = () => false;
 
 test("looks at CHROMIUM_PATH first, then Debian's, Ubuntu's and Google Chrome's paths", () => {
-  const only = (...paths) => (p) => paths.includes(p);
+  const only =
+    (...paths) =>
+    (p) =>
+      paths.includes(p);
   assert.deepEqual(findChromium({ env: { CHROMIUM_PATH: "/opt/c/chrome" }, exists: only("/opt/c/chrome", "/usr/bin/chromium") }), {
     path: "/opt/c/chrome",
   });
