@@ -3,36 +3,12 @@
 // it), builds what is missing or stale, starts the server on a free port with a fresh embedded
 // database, runs the Playwright specs (node:test + playwright-core + that Chromium), stops the server.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { buildStale, root } from "../scripts/build-state.mjs";
 import { ensureChromium } from "./lib/chromium.mjs";
-
-const root = resolve(import.meta.dirname, "..");
-
-function newest(dir) {
-  let t = 0;
-  if (!existsSync(dir)) return t;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === "node_modules" || entry.name === "dist") continue;
-    const p = join(dir, entry.name);
-    t = Math.max(t, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
-  return t;
-}
-
-function needsBuild() {
-  const web = join(root, "apps/web/dist/index.html");
-  const server = join(root, "apps/server/dist/main.js");
-  if (!existsSync(web) || !existsSync(server)) return true;
-  const sources = Math.max(
-    newest(join(root, "apps/web/src")),
-    newest(join(root, "apps/server/src")),
-    newest(join(root, "packages/contract/src")),
-  );
-  return sources > Math.min(statSync(web).mtimeMs, statSync(server).mtimeMs);
-}
 
 function freePort() {
   return new Promise((res, rej) => {
@@ -65,11 +41,7 @@ try {
   console.error(`e2e: ${err instanceof Error ? err.message : err}`);
   process.exit(1);
 }
-if (process.env.E2E_SKIP_BUILD !== "1" && needsBuild()) {
-  console.log("e2e: building the web app and the server…");
-  const b = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
-  if (b.status !== 0) process.exit(b.status ?? 1);
-}
+if (process.env.E2E_SKIP_BUILD !== "1") buildStale((line) => console.log(`e2e: ${line}`));
 
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
