@@ -24,6 +24,7 @@ const installed = Object.entries(lock.packages)
 describe("a fresh install", () => {
   it("supports Node 20, 22 and 24, and nothing installed asks for more", () => {
     const supported = pkg.engines.node;
+    expect(lock.packages[""]?.engines, "the lockfile is in step with package.json (run npm install)").toEqual(pkg.engines);
     for (const v of ["20.19.0", "22.12.0", "24.0.0"]) expect(semver.satisfies(v, supported), `${v} in ${supported}`).toBe(true);
     expect(semver.satisfies(process.versions.node, supported), `this Node (${process.versions.node}) in ${supported}`).toBe(true);
     const narrower = installed
