@@ -1,37 +1,14 @@
 #!/usr/bin/env node
-// End-to-end suite: builds what is missing or stale, starts the server on a free port with a fresh
-// embedded database, runs the Playwright specs (node:test + playwright-core + Debian's Chromium), stops the server.
+// End-to-end suite: finds a Chromium (installs Debian's when there is none and the machine allows
+// it), builds what is missing or stale, starts the server on a free port with a fresh embedded
+// database, runs the Playwright specs (node:test + playwright-core + that Chromium), stops the server.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-
-const root = resolve(import.meta.dirname, "..");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-function newest(dir) {
-  let t = 0;
-  if (!existsSync(dir)) return t;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === "node_modules" || entry.name === "dist") continue;
-    const p = join(dir, entry.name);
-    t = Math.max(t, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
-  return t;
-}
-
-function needsBuild() {
-  const web = join(root, "apps/web/dist/index.html");
-  const server = join(root, "apps/server/dist/main.js");
-  if (!existsSync(web) || !existsSync(server)) return true;
-  const sources = Math.max(
-    newest(join(root, "apps/web/src")),
-    newest(join(root, "apps/server/src")),
-    newest(join(root, "packages/contract/src")),
-  );
-  return sources > Math.min(statSync(web).mtimeMs, statSync(server).mtimeMs);
-}
+import { join } from "node:path";
+import { buildStale, root } from "../scripts/build-state.mjs";
+import { ensureChromium } from "./lib/chromium.mjs";
 
 function freePort() {
   return new Promise((res, rej) => {
@@ -57,15 +34,14 @@ async function waitUp(base, server, ms = 60_000) {
   throw new Error("server did not start in time");
 }
 
-if (!existsSync(CHROMIUM)) {
-  console.error(`e2e: Chromium not found at ${CHROMIUM} (apt-get install -y chromium fonts-dejavu-core)`);
+let CHROMIUM;
+try {
+  CHROMIUM = ensureChromium();
+} catch (err) {
+  console.error(`e2e: ${err instanceof Error ? err.message : err}`);
   process.exit(1);
 }
-if (process.env.E2E_SKIP_BUILD !== "1" && needsBuild()) {
-  console.log("e2e: building the web app and the server…");
-  const b = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
-  if (b.status !== 0) process.exit(b.status ?? 1);
-}
+if (process.env.E2E_SKIP_BUILD !== "1") buildStale((line) => console.log(`e2e: ${line}`));
 
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;

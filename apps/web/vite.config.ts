@@ -2,6 +2,7 @@
 import { gzipSync } from "node:zlib";
 import react from "@vitejs/plugin-react";
 import { type Plugin, type ProxyOptions, defineConfig } from "vite";
+import { precompress } from "./plugins/precompress";
 
 const API_TARGET = process.env.API_URL ?? "http://localhost:8080";
 
@@ -70,7 +71,8 @@ function initialJsSize(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), initialJsSize()],
+  // precompress: .br and .gz beside every text file, sent by the server to clients that accept them
+  plugins: [react(), initialJsSize(), precompress()],
   server: {
     port: 5173,
     proxy: {
@@ -80,5 +82,5 @@ export default defineConfig({
     },
   },
   build: { chunkSizeWarningLimit: 600 },
-  test: { environment: "jsdom", include: ["src/**/*.test.{ts,tsx}"] },
+  test: { environment: "jsdom", include: ["src/**/*.test.{ts,tsx}", "plugins/**/*.test.ts"] },
 });

@@ -1,17 +1,21 @@
-// Shared helpers of the e2e specs: Debian's Chromium through playwright-core, sign-in, API calls, screenshots.
+// Shared helpers of the e2e specs: Chromium through playwright-core, sign-in, API calls, screenshots.
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
+import { findChromium } from "./chromium.mjs";
 
 export const BASE = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8080";
 export const ADMIN = { email: "admin@balcao.local", password: "admin123" };
 const SHOTS = resolve(import.meta.dirname, "../screenshots");
 mkdirSync(SHOTS, { recursive: true });
 
-/** Debian's Chromium, headless, without background networking; `extraArgs` add flags (a fake microphone…). */
+/** The browser the specs drive: the one e2e/run.mjs chose (CHROMIUM_PATH), else the first found. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? findChromium().path ?? "/usr/bin/chromium";
+
+/** Chromium, headless, without background networking; `extraArgs` add flags (a fake microphone…). */
 export async function launch(extraArgs = []) {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: CHROMIUM,
     args: [
       "--no-sandbox",
       "--disable-gpu",
