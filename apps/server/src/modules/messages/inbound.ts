@@ -75,7 +75,14 @@ export function createInboundPipeline(
 
   // what every message reads, cached briefly and dropped when an admin changes it
   const connCache = new Map<number, { at: number; info: ConnectionInfo | undefined }>();
-  const SETTINGS = ["CheckMsgIsGroup", "timeCreateNewTicket", "msgInvalidOption", "msgMediaUnavailable", "msgVoiceCall", "msgVideoCall"] as const;
+  const SETTINGS = [
+    "CheckMsgIsGroup",
+    "timeCreateNewTicket",
+    "msgInvalidOption",
+    "msgMediaUnavailable",
+    "msgVoiceCall",
+    "msgVideoCall",
+  ] as const;
   let settingsCache: { at: number; values: Record<(typeof SETTINGS)[number], string> } | undefined;
   const dropConnections = () => connCache.clear();
   ctx.events.on("whatsapp.saved", dropConnections);
@@ -129,7 +136,9 @@ export function createInboundPipeline(
     let result: Stored | undefined;
     for (let attempt = 0; !result; attempt++) {
       try {
-        result = await db.transaction((tx) => store(tx, conn, msg, body, stored, reopenSeconds, journalId, { invalidOption: s.msgInvalidOption }));
+        result = await db.transaction((tx) =>
+          store(tx, conn, msg, body, stored, reopenSeconds, journalId, { invalidOption: s.msgInvalidOption }),
+        );
       } catch (err) {
         // a concurrent delivery stored it first
         if (err instanceof Duplicate || isUniqueViolation(err, "messages_wid_key")) {
