@@ -11,7 +11,11 @@ import {
   pairedSimulator,
   phoneOf,
   type SimConnection,
+  emitAck,
+  listen,
+  recorder,
   settle,
+  socketFor,
 } from "./conversation-kit.js";
 import { bearer, createTestApp, type TestApp } from "./helpers.js";
 
@@ -165,6 +169,28 @@ describe("DELETE /messages/:id and typing", () => {
     const customerMsg = (await api(t, agent.token, "GET", `/messages/${tk.id}`)).body.messages.find((m: { fromMe: boolean }) => !m.fromMe);
     expect((await api(t, agent.token, "DELETE", `/messages/${customerMsg.id}`)).body).toEqual({ error: "ERR_NO_PERMISSION" });
     expect((await api(t, agent.token, "DELETE", "/messages/999999")).body).toEqual({ error: "ERR_NO_MESSAGE_FOUND" });
+  });
+
+  it("typing reaches who watches the ticket: the customer's (no name), another agent's (their name), never one's own", async () => {
+    const tk = await openTicket();
+    const url = await listen(t);
+    const anaSocket = await socketFor(url, agent.token);
+    const adminSocket = await socketFor(url, t.adminToken);
+    try {
+      for (const s of [anaSocket, adminSocket]) expect(await emitAck(s, "joinChatBox", tk.id)).toEqual({ ok: true });
+      const anaHears = recorder<{ ticketId: number; typing: boolean; name?: string }>(anaSocket, "typing");
+      const adminHears = recorder<{ ticketId: number; typing: boolean; name?: string }>(adminSocket, "typing");
+      await api(t, t.adminToken, "POST", `/simulator/api/connections/${sim.whatsappId}/chats/${tk.number}/typing`, { typing: true });
+      await anaHears.waitFor((p) => p.ticketId === tk.id && p.typing && p.name === undefined);
+      await api(t, agent.token, "POST", `/digitando/${tk.id}`);
+      await adminHears.waitFor((p) => p.ticketId === tk.id && p.typing && p.name === "Ana");
+      await api(t, agent.token, "POST", `/digitando/stop/${tk.id}`);
+      await adminHears.waitFor((p) => p.ticketId === tk.id && !p.typing && p.name === "Ana");
+      expect(anaHears.seen.filter((p) => p.name === "Ana")).toEqual([]);
+    } finally {
+      anaSocket.close();
+      adminSocket.close();
+    }
   });
 
   it("POST /digitando starts and stops the typing indicator on the customer's phone", async () => {

@@ -63,7 +63,9 @@ export type ChannelEvent =
   | { type: "edit"; id: string; body: string; editedAt?: Date }
   | { type: "delete"; id: string }
   | { type: "reaction"; id: string; emoji: string; from: Address }
-  | { type: "call"; callId: string; from: Address; isVideo: boolean; at: Date };
+  | { type: "call"; callId: string; from: Address; isVideo: boolean; at: Date }
+  /** the customer is typing (or stopped) in their chat */
+  | { type: "typing"; from: Address; typing: boolean };
 
 export type OutboundContent =
   | { kind: "text"; body: string }

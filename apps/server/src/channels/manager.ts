@@ -49,9 +49,9 @@ export interface ConnectionRef {
   type: ChannelType;
 }
 
-/** Events that are kept in the journal; status changes are state, not history, and reactions are not stored. */
+/** Events that are kept in the journal; status changes and typing are state, not history, and reactions are not stored. */
 export function isJournaled(event: ChannelEvent): boolean {
-  return event.type !== "status" && event.type !== "reaction";
+  return event.type !== "status" && event.type !== "reaction" && event.type !== "typing";
 }
 
 export class ChannelManager {

@@ -267,6 +267,14 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
           void emit(event);
         }
       },
+      "presence.update": ({ id, presences }) => {
+        if (gen !== generation) return;
+        const from = personFromJids([id]);
+        if (!from.number && !from.lid) return;
+        const states = Object.values(presences ?? {}).map((p) => p?.lastKnownPresence);
+        if (!states.length) return;
+        void emit({ type: "typing", from, typing: states.some((p) => p === "composing" || p === "recording") });
+      },
       "lid-mapping.update": ({ lid, pn }) => {
         const l = parseJid(lid);
         const p = parseJid(pn);
@@ -489,6 +497,8 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
       const jid = addressToJid(to);
       const keys = ids.filter((m) => !m.fromMe).map((m) => ({ remoteJid: jid, id: m.id, fromMe: false }));
       if (keys.length > 0) await sock.readMessages(keys);
+      // an agent has the chat open: WhatsApp tells us when the customer types
+      await sock.presenceSubscribe?.(jid).catch(() => undefined);
     },
 
     async checkNumber(number: string) {

@@ -21,6 +21,8 @@ export interface WASocketLike {
   sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions): Promise<WAMessage | undefined>;
   readMessages(keys: WAMessageKey[]): Promise<void>;
   sendPresenceUpdate(type: WAPresence, toJid?: string): Promise<void>;
+  /** asks WhatsApp for the chat's presence updates (typing) */
+  presenceSubscribe?(toJid: string): Promise<void>;
   onWhatsApp(...jids: string[]): Promise<{ jid: string; exists: boolean }[] | undefined>;
   profilePictureUrl(jid: string, type?: "preview" | "image", timeoutMs?: number): Promise<string | undefined>;
   rejectCall(callId: string, callFrom: string): Promise<void>;

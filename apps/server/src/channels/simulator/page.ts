@@ -86,7 +86,8 @@ export const SIMULATOR_PAGE = String.raw`<!doctype html>
     <div class="scroll" id="chats"></div>
   </section>
   <section id="chat">
-    <div id="chatHead"><strong id="chatTitle">Escolha uma conexão e um cliente</strong><br><small id="chatSub"></small></div>
+    <div id="chatHead"><strong id="chatTitle">Escolha uma conexão e um cliente</strong><br><small id="chatSub"></small>
+      <label class="check" id="refusedBox" hidden><input type="checkbox" id="refused"> Recusar mensagens (como um número sem WhatsApp)</label></div>
     <div class="scroll"><div id="messages"></div></div>
     <div id="composer">
       <input type="file" id="file" accept="image/*,audio/*,video/*,application/pdf" hidden>
@@ -245,6 +246,8 @@ async function renderChat(chat) {
   if (!chat) { $("chatTitle").textContent = "Escolha uma conexão e um cliente"; $("chatSub").textContent = ""; $("messages").replaceChildren(); return; }
   $("chatTitle").textContent = (chat.name || state.chatName || "Cliente") + " · +" + chat.number;
   $("chatSub").textContent = chat.typing ? "atendente digitando…" : "você é o cliente; as respostas do atendente aparecem à esquerda";
+  $("refusedBox").hidden = false;
+  $("refused").checked = Boolean(chat.refused);
   const key = JSON.stringify(chat.messages.map((m) => [m.id, m.ack, m.isDeleted]));
   if (key === state.lastRender) return;
   state.lastRender = key;
@@ -295,6 +298,22 @@ $("send").addEventListener("click", async () => {
   await sendForm(form);
 });
 $("text").addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); $("send").click(); } });
+// the agent sees "digitando…" while the customer types (stopped after 1 s without keys)
+let typingTimer = null;
+function customerTyping(on) {
+  if (state.conn == null || !state.chat) return;
+  call("POST", "/simulator/api/connections/" + state.conn + "/chats/" + state.chat + "/typing", { typing: on }).catch(() => {});
+}
+$("text").addEventListener("input", () => {
+  if (!typingTimer) customerTyping(true);
+  clearTimeout(typingTimer);
+  typingTimer = setTimeout(() => { typingTimer = null; customerTyping(false); }, 1000);
+});
+$("refused").addEventListener("change", async () => {
+  if (state.conn == null || !state.chat) return;
+  try { await call("PUT", "/simulator/api/connections/" + state.conn + "/chats/" + state.chat + "/refused", { refused: $("refused").checked }); }
+  catch (err) { alert(err.message); }
+});
 $("attach").addEventListener("click", () => $("file").click());
 $("file").addEventListener("change", async () => {
   const file = $("file").files[0];

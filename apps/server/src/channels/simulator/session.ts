@@ -272,6 +272,12 @@ export class SimulatorSession implements ChannelSession {
     await this.store.setDelivered(this.whatsappId, m.id);
   }
 
+  /** The customer types (or stops), as WhatsApp's presence tells it. */
+  async customerTyping(number: string, typing: boolean): Promise<void> {
+    this.assertConnected();
+    await this.deps.emit({ type: "typing", from: { number }, typing });
+  }
+
   /** The customer opens the chat and reads what the agents sent: their messages turn to ack 3. */
   async customerRead(number: string): Promise<number> {
     const ids = await this.store.readAll(this.whatsappId, number);

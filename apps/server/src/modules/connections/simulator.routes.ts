@@ -161,6 +161,15 @@ export function simulatorRoutes(ctx: AppContext, channels: ChannelManager, hub: 
       }),
     );
 
+    app.post(
+      "/simulator/api/connections/:id/chats/:number/typing",
+      { preHandler: guard.admin, schema: { tags, params: chatParams, body: z.object({ typing: z.boolean() }) } },
+      async (req) => {
+        await sessionOf(req.params.id).customerTyping(req.params.number, req.body.typing);
+        return { typing: req.body.typing };
+      },
+    );
+
     // the customer's phone refuses what is sent to it (as a number without WhatsApp): sends fail for good
     app.put(
       "/simulator/api/connections/:id/chats/:number/refused",

@@ -513,6 +513,17 @@ export function createInboundPipeline(
     await conv.outbox.committed([{ id: q.id, whatsappId: q.whatsappId }]);
   }
 
+  /** The customer types: the agents watching their live ticket on this connection see it. */
+  async function typing(whatsappId: number, from: { number?: string; lid?: string }, on: boolean) {
+    if (!from.number && !from.lid) return;
+    const { rows } = await db.execute<{ id: number }>(sql`
+      select t.id from tickets t join contacts c on c.id = t.contact_id
+      where coalesce(t.whatsapp_id, 0) = ${whatsappId} and t.status in ('open', 'pending')
+        and (${from.number ? sql`c.number = ${from.number}` : sql`false`} or ${from.lid ? sql`c.lid = ${from.lid}` : sql`false`})
+      limit 1`);
+    if (rows[0]) ctx.events.publish("ticket.typing", { ticketId: rows[0].id, typing: on });
+  }
+
   const handle = async (whatsappId: number, event: ChannelEvent, journalId?: number) => {
     switch (event.type) {
       case "message":
@@ -529,6 +540,8 @@ export function createInboundPipeline(
         return call(whatsappId, event, journalId);
       case "reaction":
         return done(journalId);
+      case "typing":
+        return typing(whatsappId, event.from, event.typing);
     }
   };
   return Object.assign(handle, { receive });
