@@ -1,7 +1,9 @@
 /**
- * Benchmarks of the conversation server on PostgreSQL; they print figures and assert nothing.
- *   npm run bench                         both
- *   npm run bench -- inbound | lists      one
+ * Benchmarks of the conversation server; they print figures and assert nothing.
+ *   npm run bench                                  all
+ *   npm run bench -- inbound | outbound | lists    one
+ * inbound: PostgreSQL, with the inbound journal and with a no-op one (what the journal costs);
+ * outbound: an agent's POST /messages on the embedded PGlite, 10 agents sending.
  * BENCH_DATABASE_URL (else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres):
  * a server where a fresh database is created for each benchmark and dropped afterwards.
  */
@@ -18,6 +20,7 @@ import { io as connectSocket } from "socket.io-client";
 import { type App, buildApp } from "../apps/server/src/app.js";
 import { DEMO_ADMIN, loadConfig } from "../apps/server/src/config.js";
 import { type Database, openDatabase } from "../apps/server/src/db/client.js";
+import type { Journal } from "../apps/server/src/modules/messages/journal.js";
 import { generate, SIZES } from "./generate.js";
 import { fmt, summarize } from "./stats.js";
 
@@ -31,23 +34,42 @@ interface Env {
   done(): Promise<void>;
 }
 
-async function environment(): Promise<Env> {
+/** A journal that keeps nothing: the pipeline as it would run without the inbound journal. */
+function noJournal(): Journal {
+  let id = 0;
+  return {
+    doneStatement: () => sql`select 1`,
+    append: async () => ++id,
+    pending: async () => [],
+    done: async () => {},
+    failed: async () => "failed",
+  };
+}
+
+async function environment(opts: { engine?: "postgres" | "pglite"; journal?: Journal } = {}): Promise<Env> {
+  const engine = opts.engine ?? "postgres";
   const name = `balcao_bench_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const dbUrl = new URL(SERVER_URL);
-  dbUrl.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: dbUrl.toString(), poolSize: 20 });
   const dataDir = mkdtempSync(join(tmpdir(), "balcao-bench-"));
+  let database: Database;
+  if (engine === "postgres") {
+    const admin = new pg.Client({ connectionString: SERVER_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const dbUrl = new URL(SERVER_URL);
+    dbUrl.pathname = `/${name}`;
+    database = await openDatabase({ databaseUrl: dbUrl.toString(), poolSize: 20 });
+  } else {
+    // the embedded default, on disk as `npm start` keeps it
+    database = await openDatabase({ dataDir: join(dataDir, "pglite") });
+  }
   const config = loadConfig({
     NODE_ENV: "development",
     DATA_DIR: dataDir,
     LOG_LEVEL: "silent",
     JWT_SECRET: randomBytes(32).toString("hex"),
   });
-  const app = await buildApp(config, { database, logger: false, serveWeb: false, simulatorAckDelayMs: 50 });
+  const app = await buildApp(config, { database, logger: false, serveWeb: false, simulatorAckDelayMs: 50, journal: opts.journal });
   await app.app.listen({ port: 0, host: "127.0.0.1" });
   const url = `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`;
   const login = await fetch(`${url}/auth/login`, {
@@ -65,6 +87,7 @@ async function environment(): Promise<Env> {
       await app.close();
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
+      if (engine !== "postgres") return;
       const c = new pg.Client({ connectionString: SERVER_URL });
       await c.connect();
       await c.query(`drop database if exists ${name} with (force)`);
@@ -83,9 +106,17 @@ async function call<T>(env: Env, method: string, path: string, body?: unknown): 
   return (await res.json()) as T;
 }
 
-/** A paired simulator connection with one queue (the silent-assignment path of the pipeline). */
+/** A paired simulator connection with one queue (the silent-assignment path of the pipeline), sending without pacing. */
 async function simulatorConnection(env: Env, queueIds: number[]) {
-  const w = await call<{ id: number }>(env, "POST", "/whatsapp", { name: "Bench", type: "simulator", queueIds, greetingMessage: "Olá" });
+  const w = await call<{ id: number }>(env, "POST", "/whatsapp", {
+    name: "Bench",
+    type: "simulator",
+    queueIds,
+    greetingMessage: "Olá",
+    sendIntervalMs: 0,
+    sendJitterMs: 0,
+    sendBurst: 20,
+  });
   await env.app.channels.idle();
   const session = env.app.simulator.get(w.id);
   if (!session || !(await session.scan(session.qrcode))) throw new Error("pairing failed");
@@ -95,12 +126,14 @@ async function simulatorConnection(env: Env, queueIds: number[]) {
 
 // ---------------------------------------------------------------------------------------------
 
-async function inbound() {
+async function inbound(journaled: boolean) {
   const CONTACTS = 1000;
   const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
   const IN_FLIGHT = 64;
-  console.log(`\n## Inbound throughput — ${CONTACTS} contacts, ${MESSAGES} messages, ${IN_FLIGHT} in flight, PostgreSQL`);
-  const env = await environment();
+  console.log(
+    `\n## Inbound throughput — ${CONTACTS} contacts, ${MESSAGES} messages, ${IN_FLIGHT} in flight, PostgreSQL, ${journaled ? "with the inbound journal" : "without a journal (no-op)"}`,
+  );
+  const env = await environment({ journal: journaled ? undefined : noJournal() });
   try {
     const queue = await call<{ id: number }>(env, "POST", "/queue", { name: "Suporte", color: "#123456", greetingMessage: "" });
     const { session } = await simulatorConnection(env, [queue.id]);
@@ -133,7 +166,7 @@ async function inbound() {
           const id = `BENCH${next}`;
           const t0 = performance.now();
           const emitted = new Promise<void>((resolve) => waiting.set(id, resolve));
-          session.customerSend({ number: task.number, name: `Cliente ${task.number.slice(-4)}`, body: task.text, id });
+          await session.customerSend({ number: task.number, name: `Cliente ${task.number.slice(-4)}`, body: task.text, id });
           await emitted;
           latencies.push(performance.now() - t0);
         }
@@ -226,7 +259,86 @@ async function lists() {
   }
 }
 
+/**
+ * An agent's send: POST /messages answers from the commit (message stored with the clock and
+ * queued); the connection's sender then hands it to the phone. 10 agents, each on their own open
+ * ticket, send one after the other as fast as the answers come.
+ */
+async function outbound() {
+  const AGENTS = 10;
+  const PER_AGENT = Number(process.env.BENCH_SENDS ?? 200);
+  console.log(`\n## Agent sends — ${AGENTS} agents × ${PER_AGENT} messages, PGlite (embedded, on disk), no send pacing`);
+  const env = await environment({ engine: "pglite" });
+  try {
+    const queue = await call<{ id: number }>(env, "POST", "/queue", { name: "Suporte", color: "#123456", greetingMessage: "" });
+    const { session } = await simulatorConnection(env, [queue.id]);
+    // when the phone gets each message (the simulator's send), by channel id
+    const atPhone = new Map<string, number>();
+    const send = session.send.bind(session);
+    session.send = async (to, content, quoted, opts) => {
+      const sent = await send(to, content, quoted, opts);
+      atPhone.set(opts.id, performance.now());
+      return sent;
+    };
+    const agents: { token: string; ticketId: number }[] = [];
+    for (let a = 0; a < AGENTS; a++) {
+      const email = `agente${a}@bench.local`;
+      await call(env, "POST", "/users", { name: `Agente ${a}`, email, password: "segredo1", profile: "user", queueIds: [queue.id] });
+      const login = await fetch(`${env.url}/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password: "segredo1" }),
+      });
+      const token = ((await login.json()) as { token: string }).token;
+      const number = `55119800000${String(a).padStart(2, "0")}`;
+      await session.customerSend({ number, name: `Cliente ${a}`, body: "oi" });
+      await env.app.channels.idle();
+      const [row] = (
+        await env.app.ctx.db.execute<{ id: number }>(
+          sql`select t.id from tickets t join contacts c on c.id = t.contact_id where c.number = ${number}`,
+        )
+      ).rows;
+      const res = await fetch(`${env.url}/tickets/${row.id}`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ status: "open" }),
+      });
+      if (!res.ok) throw new Error(`accept: ${res.status}`);
+      agents.push({ token, ticketId: row.id });
+    }
+    const answers: number[] = [];
+    const sentAt = new Map<string, number>();
+    const started = performance.now();
+    await Promise.all(
+      agents.map(async (agent, a) => {
+        for (let i = 0; i < PER_AGENT; i++) {
+          const t0 = performance.now();
+          const res = await fetch(`${env.url}/messages/${agent.ticketId}`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${agent.token}`, "content-type": "application/json", "idempotency-key": `bench-${a}-${i}` },
+            body: JSON.stringify({ body: `mensagem ${i} do agente ${a}` }),
+          });
+          const [m] = (await res.json()) as { wid: string }[];
+          answers.push(performance.now() - t0);
+          sentAt.set(m.wid, t0);
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    await env.app.sender.idle();
+    const toPhone = [...sentAt].map(([wid, t0]) => (atPhone.get(wid) ?? Number.NaN) - t0).filter((v) => !Number.isNaN(v));
+    console.log(`POST /messages answered (stored + queued): ${fmt(summarize(answers, seconds))}`);
+    console.log(`POST /messages → the customer's phone has it: ${fmt(summarize(toPhone))}`);
+  } finally {
+    await env.done();
+  }
+}
+
 const which = process.argv[2];
-if (!which || which === "inbound") await inbound();
+if (!which || which === "inbound") {
+  await inbound(true);
+  await inbound(false);
+}
+if (!which || which === "outbound") await outbound();
 if (!which || which === "lists") await lists();
 process.exit(0);

@@ -118,5 +118,6 @@ CREATE INDEX "ticket_history_ticket_idx" ON "ticket_history" USING btree ("ticke
 CREATE INDEX "ticket_history_created_idx" ON "ticket_history" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "simulator_messages_chat_idx" ON "simulator_messages" USING btree ("whatsapp_id","chat","seq");--> statement-breakpoint
 CREATE INDEX "simulator_messages_undelivered_idx" ON "simulator_messages" USING btree ("whatsapp_id","seq") WHERE not "simulator_messages"."from_me" and not "simulator_messages"."delivered";--> statement-breakpoint
+CREATE INDEX "messages_send_error_idx" ON "messages" USING btree ("id") WHERE "messages"."send_error" is not null;--> statement-breakpoint
 -- hand-written: existing outgoing messages get their source
 UPDATE "messages" SET "source" = CASE WHEN "user_id" IS NOT NULL THEN 'agent' ELSE 'bot' END WHERE "from_me";

@@ -34,7 +34,7 @@ import { systemRoutes } from "./modules/system/routes.js";
 import type { Clock } from "./lib/pace.js";
 import { contactRoutes } from "./modules/contacts/routes.js";
 import { createInboundPipeline } from "./modules/messages/inbound.js";
-import { createJournal, pruneJournal } from "./modules/messages/journal.js";
+import { createJournal, type Journal, pruneJournal } from "./modules/messages/journal.js";
 import { messageWidLookup, publishMessage } from "./modules/messages/queries.js";
 import { messageRoutes } from "./modules/messages/routes.js";
 import { queueRoutes } from "./modules/queues/routes.js";
@@ -63,6 +63,8 @@ export interface BuildOptions {
   sender?: SenderOptions;
   /** Delay before a failed inbound event is handled again (tests shorten it). */
   journalRetryDelayMs?: (attempt: number) => number;
+  /** Replaces the inbound journal (the benchmark measures the pipeline without it, to price it). */
+  journal?: Journal;
 }
 
 export interface App {
@@ -127,7 +129,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerTicketRealtime(ctx, io);
 
   // channels: one session per connection; every event journaled, then handed to the one inbound pipeline
-  const journal = createJournal(database.db);
+  const journal = opts.journal ?? createJournal(database.db);
   const channels = new ChannelManager({
     log: app.log,
     authState: (whatsappId) => createAuthStateStore(database.db, whatsappId),

@@ -43,5 +43,7 @@ export const messages = pgTable(
     uniqueIndex("messages_wid_key").on(sql`coalesce(${t.whatsappId}, 0)`, t.wid),
     index("messages_ticket_created_idx").on(t.ticketId, t.createdAt.desc(), t.id.desc()),
     index("messages_body_trgm").using("gin", sql`lower(${t.body}) gin_trgm_ops`),
+    /** the few messages that could not be sent: the lists' "last message failed" mark looks here, not through every message */
+    index("messages_send_error_idx").on(t.id).where(sql`${t.sendError} is not null`),
   ],
 );

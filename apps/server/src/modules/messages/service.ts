@@ -154,11 +154,17 @@ export async function sendMessage(
     for (const s of stored) await conv.media.remove(s.media.key);
     return loadMessages(conv, outcome.replay ?? []);
   }
-  await conv.outbox.committed(outcome.queued);
-  return loadMessages(
-    conv,
-    outcome.queued.map((q) => q.id),
-  );
+  // the answer and the appMessage events come from the commit: loaded once, the senders woken
+  const [sent, fresh] = await Promise.all([
+    loadMessages(
+      conv,
+      outcome.queued.map((q) => q.id),
+    ),
+    loadTicket(ctx.db, ticketId),
+  ]);
+  for (const w of new Set(outcome.queued.map((q) => q.whatsappId))) conv.outbox.wake(w);
+  for (const message of sent) ctx.events.publish("message.created", { message, ticket: fresh });
+  return sent;
 }
 
 async function loadMessages(conv: ConvDeps, ids: number[]): Promise<Message[]> {
