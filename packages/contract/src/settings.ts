@@ -50,6 +50,8 @@ export const SETTING_DEFAULTS = {
   darkMode: "disabled",
   // settings screen password ('Acesso restrito'); stored hashed, verified by the server
   settingsPassword: "",
+  // the product's time zone: what "today" and a schedule's "2026-11-23T09:30" mean (IANA name)
+  timezone: "America/Sao_Paulo",
   // automatic texts the customer reads (a provider words them in Configurações → Textos automáticos)
   /** sent before the queue menu again when the customer's answer is not one of its numbers */
   msgInvalidOption: "Opção inválida. Responda só com o número de um dos setores abaixo.",

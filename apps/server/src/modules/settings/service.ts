@@ -15,6 +15,7 @@ import type { DbOrTx } from "../../db/client.js";
 import { settings, users } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
 import { hashPassword, verifyPassword } from "../../lib/password.js";
+import { isTimeZone } from "../../lib/zoned-time.js";
 
 export interface PublicSetting extends Setting {
   /** For write-only secrets: whether a value is set (the value itself is never sent). */
@@ -60,6 +61,7 @@ function validate(key: SettingKey, value: string): string {
   if (SETTING_INTEGERS.includes(key) && !/^\d{1,9}$/.test(value)) throw bad("Must be a whole number");
   if (COLOR_SETTING_KEYS.includes(key) && !HEX_COLOR.test(value)) throw bad("Must be a colour like #001f3f");
   if (key === "mail_port" && (Number(value) < 1 || Number(value) > 65535)) throw bad("Must be a port between 1 and 65535");
+  if (key === "timezone" && !isTimeZone(value)) throw bad("Must be a time zone like America/Sao_Paulo");
   return value;
 }
 
@@ -99,4 +101,10 @@ export async function getColors(db: DbOrTx): Promise<ColorsAnswer> {
     "favicon",
     "userCreation",
   ]);
+}
+
+/** The product's time zone (setting `timezone`, default America/Sao_Paulo). */
+export async function timeZoneOf(db: DbOrTx): Promise<string> {
+  const tz = await getSettingValue(db, "timezone");
+  return isTimeZone(tz) ? tz : SETTING_DEFAULTS.timezone;
 }
