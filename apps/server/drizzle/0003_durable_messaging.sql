@@ -100,6 +100,7 @@ ALTER TABLE "whatsapps" ADD COLUMN "send_jitter_ms" integer DEFAULT 1500 NOT NUL
 ALTER TABLE "whatsapps" ADD COLUMN "send_burst" integer DEFAULT 3 NOT NULL;--> statement-breakpoint
 ALTER TABLE "messages" ADD COLUMN "source" text DEFAULT 'customer' NOT NULL;--> statement-breakpoint
 ALTER TABLE "messages" ADD COLUMN "send_error" text;--> statement-breakpoint
+ALTER TABLE "messages" ADD COLUMN "sent_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "tickets" ADD COLUMN "last_message_id" bigint;--> statement-breakpoint
 ALTER TABLE "outbox" ADD CONSTRAINT "outbox_message_id_messages_id_fk" FOREIGN KEY ("message_id") REFERENCES "public"."messages"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "outbox" ADD CONSTRAINT "outbox_whatsapp_id_whatsapps_id_fk" FOREIGN KEY ("whatsapp_id") REFERENCES "public"."whatsapps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

@@ -25,6 +25,10 @@ export interface DomainEvents {
   "ticket.deleted": { ticket: Ticket };
   "message.created": { message: Message; ticket: Ticket };
   "message.updated": { message: Message; ticket: Ticket };
+  /** the channel took an outgoing message (the outbox sender); `sentAt` is already stored */
+  "message.sent": { messageId: number; whatsappId: number };
+  /** an outgoing message could not be sent, for good (its reason is on the message) */
+  "message.failed": { messageId: number; whatsappId: number; reason: string };
   "whatsapp.saved": { whatsapp: Whatsapp };
   "whatsapp.deleted": { whatsappId: number };
   "whatsapp.session": { id: number; status: ConnectionStatus; qrcode: string; retries: number; updatedAt: string };

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { timestamps } from "./common.js";
 import { contacts } from "./contacts.js";
 import { tickets } from "./tickets.js";
@@ -37,6 +37,8 @@ export const messages = pgTable(
     source: text("source").notNull().default("customer"),
     /** Why an outgoing message could not be sent (it shows an error mark and 'Reenviar'); null otherwise. */
     sendError: text("send_error"),
+    /** When the channel took an outgoing message (set with the removal of its outbox row, in one statement). */
+    sentAt: timestamp("sent_at", { withTimezone: true }),
     ...timestamps,
   },
   (t) => [

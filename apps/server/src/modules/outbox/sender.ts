@@ -212,12 +212,16 @@ export class OutboxSender {
         with o as (update outbox set failed_at = now(), lease_until = null, last_error = ${reason.slice(0, 500)} where id = ${row.id})
         update messages set send_error = ${reason.slice(0, 500)}, updated_at = now() where id = ${row.message_id}`);
       this.ctx.log.warn({ whatsappId, messageId: row.message_id, reason }, "a message could not be sent");
+      this.ctx.events.publish("message.failed", { messageId: row.message_id, whatsappId, reason });
       await this.onFailed({ messageId: row.message_id, reason }).catch((e) =>
         this.ctx.log.error({ err: e }, "publishing a failed send failed"),
       );
       return;
     }
-    await this.ctx.db.execute(sql`delete from outbox where id = ${row.id}`);
+    await this.ctx.db.execute(sql`
+      with o as (delete from outbox where id = ${row.id})
+      update messages set sent_at = now() where id = ${row.message_id}`);
+    this.ctx.events.publish("message.sent", { messageId: row.message_id, whatsappId });
   }
 
   private async contentOf(payload: OutboxPayload): Promise<OutboundContent> {
