@@ -10,6 +10,8 @@ import { type Database, openDatabase } from "./db/client.js";
 import { seed } from "./db/seed.js";
 import { registerErrorHandling } from "./http/errors.js";
 import { makeGuards } from "./http/guards.js";
+import { registerLingeringDrain } from "./http/drain.js";
+import { registerInputCleaning } from "./http/input.js";
 import { findWebDist, registerWebApp } from "./http/static.js";
 import type { ChannelType } from "@balcao/contract";
 import { createBaileysChannel } from "./channels/baileys/index.js";
@@ -19,6 +21,7 @@ import { SimulatorHub } from "./channels/simulator/session.js";
 import { startAutoClose } from "./jobs/auto-close.js";
 import { EventBus } from "./lib/events.js";
 import { MediaStore } from "./lib/media.js";
+import { UploadReceiver } from "./lib/uploads.js";
 import { authRoutes } from "./modules/auth/routes.js";
 import { createAuthStateStore } from "./modules/connections/auth-state.js";
 import { connectionRoutes } from "./modules/connections/routes.js";
@@ -83,10 +86,21 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerInputCleaning(app);
+  // what a refused client may still send is read and dropped (so it reads the refusal), up to this
+  registerLingeringDrain(app, Math.max(4 * config.BODY_LIMIT, 2 * config.UPLOAD_LIMIT));
 
   const database = opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: `${config.dataDir}/pglite` }));
   const events = new EventBus();
-  const ctx: AppContext = { db: database.db, database, config, events, log: app.log, sessions: new SessionCache(database.db, events) };
+  const ctx: AppContext = {
+    db: database.db,
+    database,
+    config,
+    events,
+    log: app.log,
+    sessions: new SessionCache(database.db, events),
+    uploads: new UploadReceiver(config.dataDir, config.UPLOAD_CONCURRENCY),
+  };
   events.setErrorHandler((err, name) => app.log.error({ err, event: name }, "event listener failed"));
   await seed(database.db, config, app.log);
 

@@ -37,6 +37,8 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(16 * 1024 * 1024),
+  /** uploads one user may send at once; more answer 429 */
+  UPLOAD_CONCURRENCY: z.coerce.number().int().positive().default(4),
   LOGIN_RATE_PER_IP: z.coerce.number().int().positive().default(20),
   LOGIN_RATE_PER_EMAIL: z.coerce.number().int().positive().default(5),
   LOGIN_RATE_WINDOW_S: z.coerce.number().int().positive().default(60),

@@ -34,6 +34,11 @@ export function mediaTypeOf(mimetype: string): MediaType {
 const UPLOAD_ALLOWED =
   /^(image\/(jpeg|png|gif|webp|bmp)|audio\/(mpeg|ogg|opus|mp4|aac|wav|x-wav|webm|amr|x-m4a)|video\/(mp4|webm|quicktime|3gpp|x-matroska)|application\/(pdf|zip|x-7z-compressed|vnd\.openxmlformats-officedocument\.[a-z.]+|msword|vnd\.ms-excel|vnd\.oasis\.opendocument\.[a-z.]+|x-cfb))$/;
 
+/** The upload gate of an agent's media (lib/uploads.ts): the same allowlist, judged on the first bytes. */
+export function acceptMedia(detected: { mime: string } | undefined): true | string {
+  return detected && UPLOAD_ALLOWED.test(detected.mime) ? true : "File type not allowed";
+}
+
 export class MediaStore {
   readonly dir: string;
   constructor(dataDir: string) {

@@ -1,4 +1,4 @@
-import type { Ticket } from "@balcao/contract";
+import { idText, type Ticket } from "@balcao/contract";
 import type { AppContext, SessionUser } from "../context.js";
 import { canSee, findTicket, loadTickets } from "../modules/tickets/queries.js";
 import type { RealtimeServer, RealtimeSocket, SocketData } from "./server.js";
@@ -47,8 +47,9 @@ export function registerTicketRealtime(ctx: AppContext, io: RealtimeServer) {
     socket.on("joinChatBox", async (ticketId, ack) => {
       const reply = (r: { ok: boolean; error?: string }) => typeof ack === "function" && ack(r);
       try {
-        const id = Number(ticketId);
-        const ticket = Number.isInteger(id) && id > 0 ? await findTicket(ctx.db, id) : undefined;
+        const parsed = idText.safeParse(ticketId);
+        const id = parsed.success ? parsed.data : 0;
+        const ticket = parsed.success ? await findTicket(ctx.db, id) : undefined;
         if (!ticket) return reply({ ok: false, error: "ERR_NO_TICKET_FOUND" });
         if (!canSee(socket.data.user, ticket)) return reply({ ok: false, error: "ERR_NO_PERMISSION" });
         socket.join(room.chat(id));

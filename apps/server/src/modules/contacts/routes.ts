@@ -1,9 +1,9 @@
 import { contactBody, contactSchema, contactUpdateBody, contactsAnswer, contactsQuery, idParam, importAnswer } from "@balcao/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AppContext } from "../../context.js";
-import type { Guards } from "../../http/guards.js";
+import { type Guards, sessionUser } from "../../http/guards.js";
 import { AppError } from "../../lib/errors.js";
-import { decodeTextUpload } from "../../lib/uploads.js";
+import { acceptText, decodeTextUpload, readUpload } from "../../lib/uploads.js";
 import * as service from "./service.js";
 
 const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
@@ -42,12 +42,19 @@ export function contactRoutes(ctx: AppContext, guard: Guards): FastifyPluginAsyn
     app.post(
       "/contacts/import",
       { preHandler: guard.supervisor, schema: { tags, consumes: ["multipart/form-data"], response: { 200: importAnswer } } },
-      async (req) => {
-        if (!req.isMultipart()) throw new AppError("ERR_UNSUPPORTED_MEDIA_TYPE");
-        const file = await req.file({ limits: { fileSize: IMPORT_MAX_BYTES, files: 1 } });
-        if (!file) throw new AppError("ERR_VALIDATION", 400, { file: ["Required"] });
-        const buf = await file.toBuffer();
-        return service.importContacts(ctx, await decodeTextUpload(buf));
+      async (req, reply) => {
+        const upload = await ctx.uploads.receive(req, reply, sessionUser(req).id, {
+          maxFileBytes: IMPORT_MAX_BYTES,
+          maxFiles: 1,
+          accept: acceptText,
+        });
+        try {
+          const file = upload.files[0];
+          if (!file) throw new AppError("ERR_VALIDATION", 400, { file: ["Required"] });
+          return await service.importContacts(ctx, await decodeTextUpload(await readUpload(file)));
+        } finally {
+          await upload.cleanup();
+        }
       },
     );
   };

@@ -4,7 +4,8 @@ import { z } from "zod";
 import type { Guards } from "../../http/guards.js";
 import { sessionUser } from "../../http/guards.js";
 import { AppError } from "../../lib/errors.js";
-import { MEDIA_KEY, servingHeaders } from "../../lib/media.js";
+import { acceptMedia, MEDIA_KEY, servingHeaders } from "../../lib/media.js";
+import { readUpload } from "../../lib/uploads.js";
 import type { ConvDeps } from "./outbound.js";
 import * as service from "./service.js";
 
@@ -24,20 +25,27 @@ export function messageRoutes(conv: ConvDeps, guard: Guards): FastifyPluginAsync
     app.post(
       "/messages/:ticketId",
       { preHandler: guard.user, schema: { tags, params: ticketIdParam, response: { 200: z.array(messageSchema) } } },
-      async (req) => {
+      async (req, reply) => {
         const user = sessionUser(req);
         if (!req.isMultipart()) {
           const body = messageSendBody.parse(req.body ?? {});
           return service.sendMessage(conv, user, req.params.ticketId, { body: body.body, quotedMsgId: body.quotedMsg?.id });
         }
-        const files: service.Upload[] = [];
-        const fields: Record<string, string> = {};
-        for await (const part of req.parts()) {
-          if (part.type === "file") files.push({ data: await part.toBuffer(), fileName: safeName(part.filename) });
-          else if (typeof part.value === "string") fields[part.fieldname] = part.value;
+        // streamed to temp files (lib/uploads.ts): limit, type and per-user concurrency checked while receiving
+        const upload = await conv.ctx.uploads.receive(req, reply, user.id, {
+          maxFileBytes: conv.ctx.config.UPLOAD_LIMIT,
+          maxFiles: 10,
+          accept: acceptMedia,
+        });
+        try {
+          const fields = upload.fields;
+          const body = messageSendBody.parse({ body: fields.body ?? "", quotedMsg: quotedOf(fields) });
+          const files: service.Upload[] = [];
+          for (const f of upload.files) files.push({ data: await readUpload(f), fileName: safeName(f.fileName) });
+          return await service.sendMessage(conv, user, req.params.ticketId, { body: body.body, quotedMsgId: body.quotedMsg?.id, files });
+        } finally {
+          await upload.cleanup();
         }
-        const body = messageSendBody.parse({ body: fields.body ?? "", quotedMsg: quotedOf(fields) });
-        return service.sendMessage(conv, user, req.params.ticketId, { body: body.body, quotedMsgId: body.quotedMsg?.id, files });
       },
     );
 
