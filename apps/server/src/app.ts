@@ -88,7 +88,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerErrorHandling(app);
   registerInputCleaning(app);
   // what a refused client may still send is read and dropped (so it reads the refusal), up to this
-  registerLingeringDrain(app, Math.max(4 * config.BODY_LIMIT, 2 * config.UPLOAD_LIMIT));
+  registerLingeringDrain(app, Math.max(32 * 1024 * 1024, 4 * config.BODY_LIMIT, 2 * config.UPLOAD_LIMIT));
 
   const database = opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: `${config.dataDir}/pglite` }));
   const events = new EventBus();

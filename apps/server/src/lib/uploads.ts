@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { createWriteStream, mkdirSync, rmSync } from "node:fs";
-import { readFile, unlink } from "node:fs/promises";
+import { mkdirSync, rmSync } from "node:fs";
+import { open, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -166,7 +166,9 @@ export class UploadReceiver {
         };
         files.push(file);
         const gate = new FileGate(opts.maxFileBytes, opts.accept);
-        await pipeline(part.file, gate, createWriteStream(file.path, { mode: 0o600 }));
+        // opened before streaming, so a refusal cannot race the open and leave a file behind
+        const handle = await open(file.path, "wx", 0o600);
+        await pipeline(part.file, gate, handle.createWriteStream());
         if (part.file.truncated) throw new AppError("ERR_PAYLOAD_TOO_LARGE");
         file.size = gate.bytes;
         file.detected = gate.detected;
