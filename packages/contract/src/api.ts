@@ -49,6 +49,8 @@ export const userUpdateBody = z.object({
   email: emailField.optional(),
   /** Empty keeps the current password. */
   password: z.union([z.literal(""), passwordField]).optional(),
+  /** Required to change one's own password. */
+  currentPassword: z.string().max(200, MSG.tooLong).optional(),
   profile: profileSchema.optional(),
   queueIds: z.array(idSchema).max(500).optional(),
 });

@@ -12,6 +12,8 @@ export interface DomainEvents {
   "contact.imported": { created: number };
   "user.saved": { action: "create" | "update"; user: User };
   "user.deleted": { userId: number };
+  /** Every session of the user ended (logout, password or profile change): tokens refused, sockets closed. */
+  "user.sessionsEnded": { userId: number };
   "queue.saved": { action: "create" | "update"; queue: Queue };
   "queue.deleted": { queueId: number };
   "quickAnswer.saved": { action: "create" | "update"; quickAnswer: QuickAnswer };

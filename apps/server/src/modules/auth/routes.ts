@@ -4,7 +4,9 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AppContext } from "../../context.js";
 import { AppError } from "../../lib/errors.js";
 import { RateLimiter } from "../../lib/rate-limiter.js";
+import { bearerToken } from "../../http/guards.js";
 import * as auth from "./service.js";
+import { verifyAccessToken } from "./tokens.js";
 
 export const REFRESH_COOKIE = "jrt";
 
@@ -55,7 +57,9 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.delete("/auth/logout", { schema: { tags: ["auth"] } }, async (req, reply) => {
-      await auth.logout(ctx, req.cookies[REFRESH_COOKIE]);
+      const bearer = bearerToken(req.headers.authorization);
+      const claims = bearer ? await verifyAccessToken(ctx.config, bearer) : null;
+      await auth.logout(ctx, req.cookies[REFRESH_COOKIE], claims ? Number(claims.sub) : undefined);
       reply.clearCookie(REFRESH_COOKIE, { path: "/auth" });
       return reply.status(204).send();
     });
