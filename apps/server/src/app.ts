@@ -11,6 +11,7 @@ import { seed } from "./db/seed.js";
 import { registerErrorHandling } from "./http/errors.js";
 import { makeGuards } from "./http/guards.js";
 import { registerLingeringDrain } from "./http/drain.js";
+import { errSerializer } from "./http/log.js";
 import { registerInputCleaning } from "./http/input.js";
 import { findWebDist, registerWebApp } from "./http/static.js";
 import type { ChannelType } from "@balcao/contract";
@@ -45,6 +46,8 @@ export interface BuildOptions {
   /** An already open database (tests); otherwise opened from the configuration. */
   database?: Database;
   logger?: boolean;
+  /** Where the log goes (tests read it); stdout by default. */
+  logStream?: { write(line: string): void };
   /** Serve the built web app when it exists (default true). */
   serveWeb?: boolean;
   /** Simulator ack delay in ms (tests shorten it). */
@@ -73,8 +76,19 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         ? false
         : {
             level: config.LOG_LEVEL,
+            ...(opts.logStream && { stream: opts.logStream }),
+            serializers: { err: errSerializer, error: errSerializer },
             redact: {
-              paths: ["req.headers.authorization", "req.headers.cookie", "*.password", "*.token", "*.apiKey"],
+              paths: [
+                "req.headers.authorization",
+                "req.headers.cookie",
+                'res.headers["set-cookie"]',
+                "*.password",
+                "*.currentPassword",
+                "*.token",
+                "*.apiKey",
+                "*.params",
+              ],
               censor: "[redacted]",
             },
           },

@@ -41,7 +41,9 @@ const envSchema = z.object({
     .default(16 * 1024 * 1024),
   /** uploads one user may send at once; more answer 429 */
   UPLOAD_CONCURRENCY: z.coerce.number().int().positive().default(4),
-  LOGIN_RATE_PER_IP: z.coerce.number().int().positive().default(20),
+  /** failed sign-ins from one IP (any e-mail) per window; the (IP, e-mail) backoff is separate */
+  LOGIN_RATE_PER_IP: z.coerce.number().int().positive().default(100),
+  /** failures of one (IP, e-mail) before its exponential backoff begins */
   LOGIN_RATE_PER_EMAIL: z.coerce.number().int().positive().default(5),
   LOGIN_RATE_WINDOW_S: z.coerce.number().int().positive().default(60),
   AUTO_CLOSE_INTERVAL_S: z.coerce.number().int().positive().default(60),
