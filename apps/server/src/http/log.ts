@@ -31,7 +31,17 @@ function serialize(value: unknown, depth: number, seen: Set<unknown>): unknown {
   return out;
 }
 
+export interface SerializedError {
+  type: string;
+  message: string;
+  stack: string;
+  [key: string]: unknown;
+}
+
 /** The `err` serializer of the app's logger. */
-export function errSerializer(err: unknown): unknown {
-  return serialize(err, 0, new Set());
+export function errSerializer(err: Error): SerializedError {
+  const out = serialize(err, 0, new Set());
+  return out && typeof out === "object" && !Array.isArray(out)
+    ? { type: "Error", message: "", stack: "", ...(out as Record<string, unknown>) }
+    : { type: typeof err, message: String(out), stack: "" };
 }
