@@ -262,6 +262,9 @@ export type WhatsappBody = z.input<typeof whatsappBody>;
 export const whatsappUpdateBody = whatsappFields.partial();
 export type WhatsappUpdateBody = z.input<typeof whatsappUpdateBody>;
 export const whatsappsAnswer = z.array(whatsappSchema);
+/** POST /whatsapp/:id/token ('Gerar novo token'): the new token, answered this once and never again. */
+export const whatsappTokenAnswer = z.object({ token: z.string() });
+export type WhatsappTokenAnswer = z.infer<typeof whatsappTokenAnswer>;
 export const typebotSettingsBody = z
   .object({
     enabled: z.boolean(),

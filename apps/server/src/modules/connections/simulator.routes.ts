@@ -48,7 +48,7 @@ export function simulatorRoutes(ctx: AppContext, channels: ChannelManager, hub: 
     );
 
     app.get("/simulator/api/connections", { preHandler: guard.admin, schema: { tags } }, async () => {
-      const all = await service.listWhatsapps(ctx.db, false);
+      const all = await service.listWhatsapps(ctx.db);
       return all
         .filter((w) => w.type === "simulator")
         .map((w) => ({ id: w.id, name: w.name, status: w.status, qrcode: w.qrcode, number: w.number, queues: w.queues }));
