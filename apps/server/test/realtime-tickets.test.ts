@@ -102,9 +102,9 @@ describe("socket rooms", () => {
     expect(await emitAck(s, "joinChatBox", id)).toEqual({ ok: true });
     expect(await emitAck(s, "joinNotification")).toEqual({ ok: true });
     await api(t, agent.token, "PUT", `/tickets/${id}`, { queueId: billing, status: "pending", userId: null, transf: true });
-    // the update reaches the agent once more so the list drops it
-    const moved = await tickets.waitFor((p) => p.action === "update" && p.ticket?.id === id);
-    expect(moved.ticket).toMatchObject({ status: "pending", queueId: billing });
+    // a removal (not the ticket: it is out of the agent's reach now) so the list drops it
+    const moved = await tickets.waitFor((p) => p.action === "delete" && p.ticketId === id);
+    expect(moved).toEqual({ action: "delete", ticketId: id, moved: true });
     await customerSays(t, simSupport, "5511930000004", "depois da transferência");
     await pause(150);
     expect(msgs.seen.filter((p) => p.ticket.id === id)).toHaveLength(0);

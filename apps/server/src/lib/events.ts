@@ -20,7 +20,12 @@ export interface DomainEvents {
   "quickAnswer.deleted": { quickAnswerId: number };
   "setting.updated": { setting: Setting };
   /** A ticket changed; `previous` holds what routing depends on, to reach rooms it left. */
-  "ticket.updated": { ticket: Ticket; previous?: { status: Ticket["status"]; queueId: number | null; userId: number | null } };
+  "ticket.updated": {
+    ticket: Ticket;
+    previous?: { status: Ticket["status"]; queueId: number | null; userId: number | null };
+    /** the ticket was created by this change: nobody saw its previous state */
+    created?: boolean;
+  };
   /** Tickets changed in bulk (a user or queue deleted): listeners reload and broadcast them. */
   "tickets.changed": { ticketIds: number[] };
   "ticket.unreadCleared": { ticket: Ticket };

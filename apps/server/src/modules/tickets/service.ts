@@ -190,7 +190,7 @@ export async function createTicket(
       throw err;
     });
   const ticket = await loadTicket(db, id);
-  ctx.events.publish("ticket.updated", { ticket });
+  ctx.events.publish("ticket.updated", { ticket, created: true });
   return ticket;
 }
 
