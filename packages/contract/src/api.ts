@@ -121,6 +121,19 @@ export const contactsQuery = z.object({
 export const contactsAnswer = z.object({ contacts: z.array(contactSchema), count: z.number(), hasMore: z.boolean() });
 export type ContactsAnswer = z.infer<typeof contactsAnswer>;
 
+/** GET /contacts/:id/audit: audited changes (a number change: who, from, to), newest first. */
+export const contactAuditAnswer = z.array(
+  z.object({
+    id: z.number(),
+    field: z.string(),
+    oldValue: z.string().nullable(),
+    newValue: z.string().nullable(),
+    user: z.object({ id: z.number().nullable(), name: z.string() }).nullable(),
+    createdAt: z.string(),
+  }),
+);
+export type ContactAuditAnswer = z.infer<typeof contactAuditAnswer>;
+
 export const importRowResult = z.object({
   row: z.number(),
   status: z.enum(["created", "updated", "skipped", "error"]),

@@ -2,7 +2,10 @@ import type { ClientToServerEvents, ServerToClientEvents } from "@balcao/contrac
 import type { FastifyInstance } from "fastify";
 import { Server, type Socket } from "socket.io";
 import type { AppContext, SessionUser } from "../context.js";
+import { eq } from "drizzle-orm";
+import { tickets } from "../db/schema/index.js";
 import { bearerToken, userFromToken } from "../http/guards.js";
+import { contactVisible } from "../modules/contacts/service.js";
 
 export interface SocketData {
   user: SessionUser;
@@ -56,7 +59,17 @@ export function createRealtime(ctx: AppContext, app: FastifyInstance): RealtimeS
 export function bridgeCrudEvents(ctx: AppContext, io: RealtimeServer) {
   const all = () => io.to(ROOM.all);
   const { events } = ctx;
-  events.on("contact.saved", (p) => all().emit("contact", p));
+  // a contact's data reaches only who may touch it (supervisors, admins, agents who see one of its tickets)
+  events.on("contact.saved", async (p) => {
+    const routing = await ctx.db
+      .select({ queueId: tickets.queueId, userId: tickets.userId })
+      .from(tickets)
+      .where(eq(tickets.contactId, p.contact.id));
+    for (const id of io.sockets.adapter.rooms.get(ROOM.all) ?? []) {
+      const s = io.sockets.sockets.get(id);
+      if (s && contactVisible((s.data as SocketData).user, routing)) s.emit("contact", p);
+    }
+  });
   events.on("contact.deleted", (p) => all().emit("contact", { action: "delete", contactId: p.contactId }));
   events.on("contact.deletedAll", () => all().emit("contact", { action: "deleteAll" }));
   events.on("contact.imported", (p) => all().emit("contact", { action: "import", created: p.created }));

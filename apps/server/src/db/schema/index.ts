@@ -6,3 +6,4 @@ export * from "./tickets.js";
 export * from "./messages.js";
 export * from "./quick-answers.js";
 export * from "./settings.js";
+export * from "./audit-log.js";
