@@ -9,7 +9,9 @@ import type { AppContext } from "./context.js";
 import { type Database, openDatabase } from "./db/client.js";
 import { seed } from "./db/seed.js";
 import { registerErrorHandling } from "./http/errors.js";
-import { makeGuards } from "./http/guards.js";
+import { registerApiDocsGate } from "./http/api-docs.js";
+import { makeGuards, runGuardsFirst } from "./http/guards.js";
+import { registerCors, registerSecurityHeaders } from "./http/security.js";
 import { registerLingeringDrain } from "./http/drain.js";
 import { errSerializer } from "./http/log.js";
 import { registerInputCleaning } from "./http/input.js";
@@ -118,7 +120,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   events.setErrorHandler((err, name) => app.log.error({ err, event: name }, "event listener failed"));
   await seed(database.db, config, app.log);
 
+  registerSecurityHeaders(app, config);
+  registerCors(app, config);
   await app.register(fastifyCookie);
+  registerApiDocsGate(app, ctx);
   await app.register(fastifyMultipart, { limits: { fileSize: config.UPLOAD_LIMIT, files: 10, fields: 20, fieldSize: 100_000 } });
   await app.register(fastifySwagger, {
     openapi: {
@@ -150,6 +155,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   channels.setHandler(createInboundPipeline(conv));
 
   const guard = makeGuards(ctx);
+  runGuardsFirst(app, guard);
   for (const plugin of [
     authRoutes(ctx),
     userRoutes(ctx, guard),

@@ -49,6 +49,20 @@ const envSchema = z.object({
   AUTO_CLOSE_INTERVAL_S: z.coerce.number().int().positive().default(60),
   ENABLE_SIMULATOR: z.enum(["true", "false"]).optional(),
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+  /** Origins allowed besides the app's own (CORS with credentials, socket.io): comma separated, e.g. http://localhost:5173 */
+  CORS_ORIGINS: z
+    .string()
+    .optional()
+    .refine(
+      (v) =>
+        !v ||
+        v
+          .split(",")
+          .map((o) => o.trim())
+          .filter(Boolean)
+          .every((o) => /^https?:\/\/[^/\s]+\/?$/.test(o)),
+      "must be a comma-separated list of origins like https://example.com",
+    ),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -5,6 +5,7 @@ import type { AppContext, SessionUser } from "../context.js";
 import { eq } from "drizzle-orm";
 import { tickets } from "../db/schema/index.js";
 import { bearerToken, userFromToken } from "../http/guards.js";
+import { extraOrigins, originAllowed } from "../http/security.js";
 import { contactVisible } from "../modules/contacts/service.js";
 
 export interface SocketData {
@@ -27,10 +28,13 @@ export const ROOM = {
  * (`auth.token`, or the `token` query the original client sends); anonymous sockets are refused.
  */
 export function createRealtime(ctx: AppContext, app: FastifyInstance): RealtimeServer {
+  // browsers may open a socket from the app's own origin or a CORS_ORIGINS one only (websockets skip CORS: checked here)
+  const extra = extraOrigins(ctx.config);
   const io: RealtimeServer = new Server(app.server, {
     path: "/socket.io",
     serveClient: false,
-    cors: { origin: true, credentials: true },
+    cors: { origin: [...extra], credentials: true },
+    allowRequest: (req, done) => done(null, originAllowed(req.headers.origin, req, ctx.config, extra)),
   });
   io.use(async (socket, next) => {
     try {

@@ -6,6 +6,7 @@ import { SIMULATOR_PAGE } from "../../channels/simulator/page.js";
 import type { SimulatorHub, SimulatorSession } from "../../channels/simulator/session.js";
 import type { AppContext } from "../../context.js";
 import { type Guards, sessionUser } from "../../http/guards.js";
+import { inlinePageCsp } from "../../http/security.js";
 import { AppError } from "../../lib/errors.js";
 import { readUpload } from "../../lib/uploads.js";
 import * as service from "./service.js";
@@ -37,14 +38,10 @@ export function simulatorRoutes(ctx: AppContext, channels: ChannelManager, hub: 
   };
   return async (app) => {
     const tags = ["simulator"];
+    // its one inline script allowed by hash, not 'unsafe-inline'
+    const pageCsp = inlinePageCsp(SIMULATOR_PAGE);
     app.get("/simulator", { schema: { hide: true } }, (_req, reply) =>
-      reply
-        .header("content-type", "text/html; charset=utf-8")
-        .header(
-          "content-security-policy",
-          "default-src 'self'; img-src 'self' blob: data:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'",
-        )
-        .send(SIMULATOR_PAGE),
+      reply.header("content-type", "text/html; charset=utf-8").header("content-security-policy", pageCsp).send(SIMULATOR_PAGE),
     );
 
     app.get("/simulator/api/connections", { preHandler: guard.admin, schema: { tags } }, async () => {
