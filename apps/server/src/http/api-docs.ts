@@ -7,7 +7,7 @@ import { inlinePageCsp } from "./security.js";
 const COOKIE = "balcao_docs";
 
 /** Shown instead of the API reference to a browser without an admin session: it opens one from the web app's sign-in. */
-const GATE_PAGE = String.raw`<!doctype html>
+const GATE_PAGE = `<!doctype html>
 <html lang="pt-BR">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Balcão — API</title>
 <style>body{font:15px system-ui,sans-serif;max-width:460px;margin:80px auto;padding:0 16px;color:#1f2933}a{color:#3949ab}</style></head>
