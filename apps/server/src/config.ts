@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { UPLOAD_MAX_BYTES } from "@balcao/contract";
 import { z } from "zod";
 
 const envSchema = z.object({
@@ -34,11 +35,7 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(1024 * 1024),
-  UPLOAD_LIMIT: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(16 * 1024 * 1024),
+  UPLOAD_LIMIT: z.coerce.number().int().positive().default(UPLOAD_MAX_BYTES),
   /** uploads one user may send at once; more answer 429 */
   UPLOAD_CONCURRENCY: z.coerce.number().int().positive().default(4),
   /** failed sign-ins from one IP (any e-mail) per window; the (IP, e-mail) backoff is separate */
