@@ -14,7 +14,8 @@ export function findWebDist(explicit?: string): string | undefined {
   return undefined;
 }
 
-const API_ONLY = /^\/(socket\.io|api-docs|media|assets)(\/|$)/;
+/** Paths the server answers itself even for a browser navigation (the simulator page included). */
+const API_ONLY = /^\/(socket\.io|api-docs|media|assets|simulator|health)(\/|$)/;
 
 /**
  * Serves the single-page app on the API's port. The SPA's routes share paths with the API
