@@ -141,7 +141,8 @@ async function main() {
     clearInterval(sampler);
     await new Promise((r) => setTimeout(r, 500));
     const after = rssMb(pid);
-    const counts = statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
+    const counts: Record<number, number> = {};
+    for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
     console.log(`uploads: ${ROUNDS * PARALLEL} × ${FILE_MB} MB in rounds of ${PARALLEL} (mode ${MODE}); answers ${JSON.stringify(counts)}`);
     console.log(
       `uploads: server RSS before ${before.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, after ${after.toFixed(0)} MB (growth ${(after - before).toFixed(0)} MB)`,
