@@ -202,3 +202,18 @@ describe("a refusal reaches a client that is still sending", () => {
     await vi.waitFor(() => expect(tempFiles()).toEqual([]));
   });
 });
+
+describe("from the receiver to the media store", () => {
+  it("adoptUpload moves a received file into the store without reading it", async () => {
+    const { writeFileSync, existsSync } = await import("node:fs");
+    const path = join(t.ctx.uploads.dir, "adopt-test.part");
+    writeFileSync(path, Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(1000, 0x20)]));
+    const stored = await t.conv.media.adoptUpload({ path, size: 1009, detected: { mime: "application/pdf", ext: "pdf" } });
+    expect(stored).toMatchObject({ mimetype: "application/pdf", mediaType: "document", size: 1009 });
+    expect(existsSync(path)).toBe(false);
+    expect(mediaFiles()).toContain(stored.key);
+    await expect(t.conv.media.adoptUpload({ path, size: 10, detected: { mime: "text/html", ext: "html" } })).rejects.toThrow(
+      "ERR_INVALID_FILE",
+    );
+  });
+});
