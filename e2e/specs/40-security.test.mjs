@@ -2,6 +2,9 @@
 // sends (no violation reported in the console on any screen), and the message input refuses a file
 // over the upload limit before uploading it.
 import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { api, launch, newPage, signIn, toast, unique } from "../lib/browser.mjs";
 import { pairedSimulator, randomColor, until } from "../lib/conversation.mjs";
@@ -88,9 +91,10 @@ test("a file over the upload limit is refused before it is uploaded", async () =
   });
   await page.goto(`/tickets/${ticketId}`);
   await page.getByTestId("message-input").waitFor();
-  await page
-    .getByTestId("file-input")
-    .setInputFiles({ name: "enorme.pdf", mimeType: "application/pdf", buffer: Buffer.alloc(17 * 1024 * 1024, 0x41) });
+  // a file on disk (the browser reads it locally; a 17 MB buffer sent over the protocol is slow)
+  const big = join(mkdtempSync(join(tmpdir(), "balcao-e2e-")), "enorme.pdf");
+  writeFileSync(big, Buffer.alloc(17 * 1024 * 1024, 0x41));
+  await page.getByTestId("file-input").setInputFiles(big, { timeout: 60_000 });
   await toast(page, "O arquivo enorme.pdf passa de 16 MB e não pode ser enviado.").waitFor();
   assert.equal(await page.getByTestId("attachments").count(), 0, "the file was not attached");
   assert.deepEqual(uploads, []);
