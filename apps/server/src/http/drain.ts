@@ -1,4 +1,4 @@
-import type { Socket } from "node:net";
+import { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 
 /**
@@ -13,7 +13,8 @@ export function registerLingeringDrain(app: FastifyInstance, capBytes: number, t
   app.addHook("onSend", async (req, reply, payload) => {
     const raw = req.raw;
     const socket = raw.socket as (Socket & { destroySoon?: () => void }) | null;
-    if (reply.statusCode < 400 || raw.complete || raw.destroyed || !socket) return payload;
+    // only a real connection has anything to drain (app.inject's socket is a stand-in)
+    if (reply.statusCode < 400 || raw.complete || raw.destroyed || !(socket instanceof Socket)) return payload;
     const declared = Number(raw.headers["content-length"]);
     if (declared > capBytes) return payload; // too much to read: closing is cheaper (Fastify sends connection: close)
     // Fastify asks to close after a body it did not read; the drain decides instead
