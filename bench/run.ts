@@ -262,12 +262,21 @@ async function lists() {
 /**
  * An agent's send: POST /messages answers from the commit (message stored with the clock and
  * queued); the connection's sender then hands it to the phone. 10 agents, each on their own open
- * ticket, send one after the other as fast as the answers come.
+ * ticket: first as people type (each agent sends a message every `BENCH_EVERY_MS`, 1 s by
+ * default, with a random 0–20 % jitter: 10 messages a second in all), then as fast as the answers
+ * come (the saturation throughput).
  */
 async function outbound() {
   const AGENTS = 10;
-  const PER_AGENT = Number(process.env.BENCH_SENDS ?? 200);
-  console.log(`\n## Agent sends — ${AGENTS} agents × ${PER_AGENT} messages, PGlite (embedded, on disk), no send pacing`);
+  const PER_AGENT = Number(process.env.BENCH_SENDS ?? 100);
+  const EVERY_MS = Number(process.env.BENCH_EVERY_MS ?? 1000);
+  for (const paced of [true, false]) await outboundRun(AGENTS, PER_AGENT, paced ? EVERY_MS : 0);
+}
+
+async function outboundRun(AGENTS: number, PER_AGENT: number, EVERY_MS: number) {
+  console.log(
+    `\n## Agent sends — ${AGENTS} agents × ${PER_AGENT} messages, ${EVERY_MS ? `one per agent every ${EVERY_MS} ms` : "back to back (saturation)"}, PGlite (embedded, on disk), no send pacing`,
+  );
   const env = await environment({ engine: "pglite" });
   try {
     const queue = await call<{ id: number }>(env, "POST", "/queue", { name: "Suporte", color: "#123456", greetingMessage: "" });
@@ -311,7 +320,13 @@ async function outbound() {
     const started = performance.now();
     await Promise.all(
       agents.map(async (agent, a) => {
+        const begin = performance.now() + Math.random() * EVERY_MS;
         for (let i = 0; i < PER_AGENT; i++) {
+          if (EVERY_MS) {
+            const at = begin + i * EVERY_MS * (1 + Math.random() * 0.2);
+            const wait = at - performance.now();
+            if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+          }
           const t0 = performance.now();
           const res = await fetch(`${env.url}/messages/${agent.ticketId}`, {
             method: "POST",

@@ -8,7 +8,12 @@ const children = [
   spawn("npm", ["run", "dev", "-w", "apps/server"], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, PORT: process.env.PORT ?? "8080" },
+    // the Vite dev server is another origin: allowed for CORS and the socket
+    env: {
+      ...process.env,
+      PORT: process.env.PORT ?? "8080",
+      CORS_ORIGINS: process.env.CORS_ORIGINS ?? "http://localhost:5173,http://127.0.0.1:5173",
+    },
   }),
   spawn("npm", ["run", "dev", "-w", "apps/web"], { cwd: root, stdio: "inherit" }),
 ];

@@ -162,9 +162,7 @@ test("create: a too-short name, the greeting rule with two queues, Typebot needs
   await dialog.getByLabel("Slug do fluxo").fill("atendimento");
   assert.equal(await save.isDisabled(), false);
   await dialog.getByLabel("Chave da API").fill("segredo-typebot");
-  await dialog.getByRole("button", { name: "Gerar token" }).click();
-  const token = await dialog.getByLabel("Token da API").inputValue();
-  assert.ok(token.length >= 24, "a random token was generated");
+  await dialog.getByTestId("token-state").getByText("Salve a conexão", { exact: false }).waitFor();
   await save.click();
   await toast(page, "Conexão salva com sucesso!").waitFor();
   await dialog.waitFor({ state: "detached" });
@@ -173,7 +171,8 @@ test("create: a too-short name, the greeting rule with two queues, Typebot needs
   await c.getByText("Aguardando QR Code").waitFor();
   const stored = (await admin.get("/whatsapp")).find((w) => w.name === name);
   created.push(stored.id);
-  assert.equal(stored.token, token);
+  assert.equal(stored.hasToken, false);
+  assert.equal("token" in stored, false, "the API token is never answered");
   assert.deepEqual(stored.queues.map((q) => q.id).sort(), queues.map((q) => q.id).sort());
   assert.deepEqual(stored.typebot, { enabled: true, baseUrl: "https://typebot.example.com", slug: "atendimento", hasApiKey: true });
 
@@ -181,6 +180,13 @@ test("create: a too-short name, the greeting rule with two queues, Typebot needs
   await c.getByRole("button", { name: `Editar ${name}` }).click();
   await dialog.getByTestId("typebot-key-hint").getByText("Chave definida", { exact: false }).waitFor();
   assert.equal(await dialog.getByLabel("Chave da API").inputValue(), "");
+  // the API token: 'Gerar novo token' shows a new one once; the list only learns that one is set
+  await dialog.getByRole("button", { name: "Gerar novo token" }).click();
+  const token = await dialog.getByLabel("Novo token da API").inputValue();
+  assert.ok(token.length >= 40, "a random token was generated");
+  const withToken = (await admin.get("/whatsapp")).find((w) => w.id === stored.id);
+  assert.equal(withToken.hasToken, true);
+  assert.ok(!JSON.stringify(withToken).includes(token), "the token is not answered by GET");
   await dialog.getByLabel("Mensagem de despedida").fill("Obrigado pelo contato!");
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await toast(page, "Conexão salva com sucesso!").waitFor();

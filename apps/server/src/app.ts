@@ -10,7 +10,12 @@ import type { AppContext } from "./context.js";
 import { type Database, openDatabase } from "./db/client.js";
 import { seed } from "./db/seed.js";
 import { registerErrorHandling } from "./http/errors.js";
-import { makeGuards } from "./http/guards.js";
+import { registerApiDocsGate } from "./http/api-docs.js";
+import { makeGuards, runGuardsFirst } from "./http/guards.js";
+import { registerCors, registerSecurityHeaders } from "./http/security.js";
+import { registerLingeringDrain } from "./http/drain.js";
+import { errSerializer } from "./http/log.js";
+import { registerInputCleaning } from "./http/input.js";
 import { findWebDist, registerWebApp } from "./http/static.js";
 import type { ChannelType } from "@balcao/contract";
 import { createBaileysChannel } from "./channels/baileys/index.js";
@@ -21,6 +26,7 @@ import { runAutoClose } from "./jobs/auto-close.js";
 import { JobRunner } from "./jobs/runner.js";
 import { EventBus } from "./lib/events.js";
 import { MediaStore } from "./lib/media.js";
+import { UploadReceiver } from "./lib/uploads.js";
 import { authRoutes } from "./modules/auth/routes.js";
 import { createAuthStateStore } from "./modules/connections/auth-state.js";
 import { connectionRoutes } from "./modules/connections/routes.js";
@@ -51,6 +57,8 @@ export interface BuildOptions {
   /** An already open database (tests); otherwise opened from the configuration. */
   database?: Database;
   logger?: boolean;
+  /** Where the log goes (tests read it); stdout by default. */
+  logStream?: { write(line: string): void };
   /** Serve the built web app when it exists (default true). */
   serveWeb?: boolean;
   /** Simulator ack delay in ms (tests shorten it). */
@@ -91,8 +99,19 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         ? false
         : {
             level: config.LOG_LEVEL,
+            ...(opts.logStream && { stream: opts.logStream }),
+            serializers: { err: errSerializer, error: errSerializer },
             redact: {
-              paths: ["req.headers.authorization", "req.headers.cookie", "*.password", "*.token", "*.apiKey"],
+              paths: [
+                "req.headers.authorization",
+                "req.headers.cookie",
+                'res.headers["set-cookie"]',
+                "*.password",
+                "*.currentPassword",
+                "*.token",
+                "*.apiKey",
+                "*.params",
+              ],
               censor: "[redacted]",
             },
           },
@@ -104,14 +123,28 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerInputCleaning(app);
+  // what a refused client may still send is read and dropped (so it reads the refusal), up to this
+  registerLingeringDrain(app, Math.max(32 * 1024 * 1024, 4 * config.BODY_LIMIT, 2 * config.UPLOAD_LIMIT));
 
   const database = opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: `${config.dataDir}/pglite` }));
   const events = new EventBus();
-  const ctx: AppContext = { db: database.db, database, config, events, log: app.log, sessions: new SessionCache(database.db, events) };
+  const ctx: AppContext = {
+    db: database.db,
+    database,
+    config,
+    events,
+    log: app.log,
+    sessions: new SessionCache(database.db, events),
+    uploads: new UploadReceiver(config.dataDir, config.UPLOAD_CONCURRENCY),
+  };
   events.setErrorHandler((err, name) => app.log.error({ err, event: name }, "event listener failed"));
   await seed(database.db, config, app.log);
 
+  registerSecurityHeaders(app, config);
+  registerCors(app, config);
   await app.register(fastifyCookie);
+  registerApiDocsGate(app, ctx);
   await app.register(fastifyMultipart, { limits: { fileSize: config.UPLOAD_LIMIT, files: 10, fields: 20, fieldSize: 100_000 } });
   await app.register(fastifySwagger, {
     openapi: {
@@ -175,6 +208,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   const guard = makeGuards(ctx);
+  runGuardsFirst(app, guard);
   for (const plugin of [
     authRoutes(ctx),
     userRoutes(ctx, guard),

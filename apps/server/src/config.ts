@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { UPLOAD_MAX_BYTES } from "@balcao/contract";
 import { z } from "zod";
 
 const envSchema = z.object({
@@ -25,6 +26,8 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(7 * 24 * 3600),
+  /** seconds in which a just-rotated refresh token answers its successor instead of counting as reuse */
+  REFRESH_GRACE_S: z.coerce.number().int().min(0).max(60).default(10),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   WEB_DIST: z.string().optional(),
   BODY_LIMIT: z.coerce
@@ -32,17 +35,31 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(1024 * 1024),
-  UPLOAD_LIMIT: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(16 * 1024 * 1024),
-  LOGIN_RATE_PER_IP: z.coerce.number().int().positive().default(20),
+  UPLOAD_LIMIT: z.coerce.number().int().positive().default(UPLOAD_MAX_BYTES),
+  /** uploads one user may send at once; more answer 429 */
+  UPLOAD_CONCURRENCY: z.coerce.number().int().positive().default(4),
+  /** failed sign-ins from one IP (any e-mail) per window; the (IP, e-mail) backoff is separate */
+  LOGIN_RATE_PER_IP: z.coerce.number().int().positive().default(100),
+  /** failures of one (IP, e-mail) before its exponential backoff begins */
   LOGIN_RATE_PER_EMAIL: z.coerce.number().int().positive().default(5),
   LOGIN_RATE_WINDOW_S: z.coerce.number().int().positive().default(60),
   AUTO_CLOSE_INTERVAL_S: z.coerce.number().int().positive().default(60),
   ENABLE_SIMULATOR: z.enum(["true", "false"]).optional(),
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+  /** Origins allowed besides the app's own (CORS with credentials, socket.io): comma separated, e.g. http://localhost:5173 */
+  CORS_ORIGINS: z
+    .string()
+    .optional()
+    .refine(
+      (v) =>
+        !v ||
+        v
+          .split(",")
+          .map((o) => o.trim())
+          .filter(Boolean)
+          .every((o) => /^https?:\/\/[^/\s]+\/?$/.test(o)),
+      "must be a comma-separated list of origins like https://example.com",
+    ),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "./config.js";
 import type { Database, Db } from "./db/client.js";
 import type { EventBus } from "./lib/events.js";
+import type { UploadReceiver } from "./lib/uploads.js";
 
 /** What every service receives: the database, the event bus, the configuration and a logger. */
 export interface AppContext {
@@ -12,6 +13,8 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** token → current user, kept a few seconds and dropped on any change to the user */
   sessions: SessionLookup;
+  /** the one way routes receive files: streamed to disk, limited while streaming, typed by content */
+  uploads: UploadReceiver;
 }
 
 /** The signed-in user as the server sees it on each request. */

@@ -1,5 +1,6 @@
 import { io as ioClient } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import { DEMO_ADMIN } from "../src/config.js";
 import { signAccessToken } from "../src/modules/auth/tokens.js";
 import { bearer, createTestApp, type TestApp } from "./helpers.js";
@@ -98,6 +99,12 @@ describe("refresh token", () => {
     const second = refreshCookie(r1)!;
     expect(second).not.toBe(first);
 
+    // presented again within the grace (two tabs): the same successor, not reuse
+    const again = await refresh(first);
+    expect(again.statusCode).toBe(200);
+    expect(refreshCookie(again)).toBe(second);
+    // after the grace (the rotation's clock moved back instead of waiting) it is reuse
+    await t.ctx.db.execute(sql`update refresh_tokens set revoked_at = now() - interval '1 hour' where revoked_at is not null`);
     const reuse = await refresh(first);
     expect(reuse.statusCode).toBe(401);
     expect(reuse.json()).toEqual({ error: "ERR_SESSION_EXPIRED" });
@@ -112,7 +119,8 @@ describe("refresh token", () => {
   });
 
   it("logout revokes the refresh token and clears the cookie", async () => {
-    const cookie = refreshCookie(await login())!;
+    const u = await t.createUser({ password: "first-pass" });
+    const cookie = refreshCookie(await login(u.email, "first-pass"))!;
     const out = await t.app.inject({ method: "DELETE", url: "/auth/logout", headers: { cookie } });
     expect(out.statusCode).toBe(204);
     expect(String(out.headers["set-cookie"])).toMatch(/jrt=;/);
@@ -126,7 +134,7 @@ describe("refresh token", () => {
       method: "PUT",
       url: `/users/${u.id}`,
       headers: bearer(u.token),
-      payload: { password: "second-pass" },
+      payload: { password: "second-pass", currentPassword: "first-pass" },
     });
     expect(change.statusCode).toBe(200);
     expect((await refresh(cookie)).statusCode).toBe(401);

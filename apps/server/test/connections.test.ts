@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { whatsapps } from "../src/db/schema/index.js";
 import { createAuthStateStore } from "../src/modules/connections/auth-state.js";
-import { api, createQueue, pairedSimulator } from "./conversation-kit.js";
+import { api, createQueue, listen, pairedSimulator, socketFor } from "./conversation-kit.js";
 import { createTestApp, type TestApp } from "./helpers.js";
 
 let t: TestApp;
@@ -15,11 +17,12 @@ afterAll(() => t.teardown());
 const create = (body: Record<string, unknown>, token = t.adminToken) => api(t, token, "POST", "/whatsapp", { type: "simulator", ...body });
 
 describe("/whatsapp", () => {
-  it("writes are for admins; reads hide the API token from others", async () => {
+  it("writes are for admins; reads never answer the API token, only whether one is set", async () => {
     expect((await create({ name: "Nope" }, agent.token)).status).toBe(403);
     const res = await create({ name: "Principal", token: "segredo-da-api" });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: "Principal", type: "simulator", isDefault: true, token: "segredo-da-api" });
+    expect(res.body).toMatchObject({ name: "Principal", type: "simulator", isDefault: true, hasToken: true });
+    expect(JSON.stringify(res.body)).not.toContain("segredo-da-api");
     // the session starts on its own and shows a QR (its status lands a moment after the answer)
     let shown = res.body as { status: string; qrcode: string };
     for (let i = 0; i < 100 && !(shown.status === "qrcode" && shown.qrcode); i++) {
@@ -29,7 +32,8 @@ describe("/whatsapp", () => {
     expect(shown.status).toBe("qrcode");
     expect(shown.qrcode).not.toBe("");
     const asAgent = await api(t, agent.token, "GET", "/whatsapp");
-    expect(asAgent.body[0]).toMatchObject({ name: "Principal", token: "" });
+    expect(asAgent.body[0]).toMatchObject({ name: "Principal", hasToken: true });
+    expect(asAgent.body[0]).not.toHaveProperty("token");
     expect((await api(t, agent.token, "PUT", `/whatsapp/${res.body.id}`, { name: "Xavier" })).status).toBe(403);
     expect((await api(t, agent.token, "DELETE", `/whatsapp/${res.body.id}`)).status).toBe(403);
     expect((await api(t, agent.token, "POST", `/whatsappsession/${res.body.id}`)).status).toBe(403);
@@ -152,5 +156,33 @@ describe("auth state store", () => {
     await storeA.clear();
     expect((await storeA.get(["creds"])).size).toBe(0);
     expect((await storeB.get(["creds"])).get("creds")).toBe("{b}");
+  });
+});
+
+describe("the message-API token is write-only (issue 12, item 13)", () => {
+  it("GET never answers it; 'Gerar novo token' answers a new one once, for admins only", async () => {
+    const w = (await create({ name: "Token Único", token: "antigo-token-123" })).body as { id: number };
+    const read = await api(t, t.adminToken, "GET", `/whatsapp/${w.id}`);
+    expect(read.body).toMatchObject({ hasToken: true });
+    expect(read.body).not.toHaveProperty("token");
+    expect(JSON.stringify(read.body)).not.toContain("antigo-token-123");
+
+    expect((await api(t, agent.token, "POST", `/whatsapp/${w.id}/token`)).status).toBe(403);
+    const s = await socketFor(await listen(t), t.adminToken);
+    const events: unknown[] = [];
+    s.on("whatsapp", (p: unknown) => events.push(p));
+    const fresh = await api(t, t.adminToken, "POST", `/whatsapp/${w.id}/token`);
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    const [row] = await t.ctx.db.select({ token: whatsapps.token }).from(whatsapps).where(eq(whatsapps.id, w.id));
+    expect(row.token).toBe(fresh.body.token);
+    // the announcement to admins' sockets says a token is set, not which
+    await vi.waitFor(() => expect(events.length).toBeGreaterThan(0));
+    expect(JSON.stringify(events)).not.toContain(fresh.body.token);
+    expect(events[0]).toMatchObject({ action: "update", whatsapp: { id: w.id, hasToken: true } });
+    s.disconnect();
+    const again = await api(t, t.adminToken, "GET", "/whatsapp");
+    expect(JSON.stringify(again.body)).not.toContain(fresh.body.token);
+    expect((await api(t, t.adminToken, "POST", "/whatsapp/999999/token")).status).toBe(404);
   });
 });

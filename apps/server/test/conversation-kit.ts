@@ -161,8 +161,34 @@ export function recorder<T = unknown>(socket: Socket, event: string) {
   };
 }
 
-/** @deprecated fixed sleeps are being replaced by waits for events (realtime-tickets.test.ts still uses it) */
-export const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Resolves once everything the server emitted to this socket before now has arrived: an admin
+ * touches a queue, and the `queue` event every signed-in socket hears comes after anything sent
+ * earlier on the same connection. What the socket has not heard by then, it will not hear.
+ */
+export async function heardUpTo(t: TestApp, socket: Socket, queueId: number): Promise<void> {
+  const marker = `marcador ${++seq}`;
+  const heard = new Promise<void>((resolve) => {
+    const on = (p: { action: string; queue?: { greetingMessage?: string } }) => {
+      if (p.queue?.greetingMessage !== marker) return;
+      socket.off("queue", on);
+      resolve();
+    };
+    socket.on("queue", on);
+  });
+  const res = await api(t, t.adminToken, "PUT", `/queue/${queueId}`, { greetingMessage: marker });
+  if (res.status !== 200) throw new Error(`queue: ${res.status}`);
+  await heard;
+}
+
+/** Waits for a condition the server reaches on its own (a socket joining its rooms), checking it often. */
+export async function eventually(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
 
 /** Waits for the next domain event that matches (or one already published while waiting). */
 export function nextEvent<K extends keyof DomainEvents>(

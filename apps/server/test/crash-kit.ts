@@ -87,7 +87,8 @@ export class Server {
     cleanups.push(() => {
       if (proc.exitCode === null) proc.kill("SIGKILL");
     });
-    for (let i = 0; i < 600; i++) {
+    // a loaded machine (PGlite's start-up and tsx's compile share two cores with the suite) may take minutes
+    for (let i = 0; i < 3000; i++) {
       if (proc.exitCode !== null) throw new Error(`server exited: ${stderr}`);
       const up = await fetch(`${this.base}/health`).then(
         (r) => r.ok,

@@ -77,7 +77,10 @@ export async function createTestApp(env: Record<string, string> = {}, options: P
   const config = testConfig(env);
   const built = await buildApp(config, { database, logger: false, serveWeb: false, ...options });
   await built.app.ready();
-  const login = async (email: string = DEMO_ADMIN.email, password: string = DEMO_ADMIN.password) => {
+  const login = async (
+    email: string = env.ADMIN_EMAIL ?? DEMO_ADMIN.email,
+    password: string = env.ADMIN_PASSWORD ?? DEMO_ADMIN.password,
+  ) => {
     const res = await built.app.inject({ method: "POST", url: "/auth/login", payload: { email, password } });
     if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
     return res.json().token as string;

@@ -7,7 +7,8 @@ import {
   emitAck,
   listen,
   pairedSimulator,
-  pause,
+  eventually,
+  heardUpTo,
   recorder,
   type SimConnection,
   socketFor,
@@ -65,7 +66,7 @@ describe("socket rooms", () => {
     const s = await open(agent.token);
     const msgs = recorder<AppMessage>(s, "appMessage");
     await customerSays(t, simSupport, "5511930000001", "antes do join");
-    await pause(100);
+    await heardUpTo(t, s, support);
     expect(msgs.seen).toHaveLength(0);
 
     expect(await emitAck(s, "joinTickets", "pending")).toEqual({ ok: true });
@@ -85,7 +86,7 @@ describe("socket rooms", () => {
     expect(await emitAck(s, "joinChatBox", 999999)).toEqual({ ok: false, error: "ERR_NO_TICKET_FOUND" });
     expect(await emitAck(s, "joinChatBox", "abc")).toEqual({ ok: false, error: "ERR_NO_TICKET_FOUND" });
     await customerSays(t, simBilling, "5511930000003", "segredo");
-    await pause(100);
+    await heardUpTo(t, s, support);
     expect(msgs.seen).toHaveLength(0);
     // an admin may join it
     const admin = await open(t.adminToken);
@@ -102,11 +103,11 @@ describe("socket rooms", () => {
     expect(await emitAck(s, "joinChatBox", id)).toEqual({ ok: true });
     expect(await emitAck(s, "joinNotification")).toEqual({ ok: true });
     await api(t, agent.token, "PUT", `/tickets/${id}`, { queueId: billing, status: "pending", userId: null, transf: true });
-    // the update reaches the agent once more so the list drops it
-    const moved = await tickets.waitFor((p) => p.action === "update" && p.ticket?.id === id);
-    expect(moved.ticket).toMatchObject({ status: "pending", queueId: billing });
+    // a removal (not the ticket: it is out of the agent's reach now) so the list drops it
+    const moved = await tickets.waitFor((p) => p.action === "delete" && p.ticketId === id);
+    expect(moved).toEqual({ action: "delete", ticketId: id, moved: true });
     await customerSays(t, simSupport, "5511930000004", "depois da transferência");
-    await pause(150);
+    await heardUpTo(t, s, support);
     expect(msgs.seen.filter((p) => p.ticket.id === id)).toHaveLength(0);
   });
 
@@ -127,7 +128,8 @@ describe("socket rooms", () => {
     const msgs = recorder<AppMessage>(s, "appMessage");
     await emitAck(s, "joinTickets", "pending");
     await api(t, t.adminToken, "PUT", `/users/${agent.id}`, { queueIds: [support, billing] });
-    await pause(100);
+    // the server moves the socket into the new queue's room on its own
+    await eventually(async () => (await t.io.in(`tickets:queue:${billing}`).fetchSockets()).some((x) => x.id === s.id), "the new room");
     await customerSays(t, simBilling, "5511930000006", "nova fila");
     await msgs.waitFor((p) => p.message.body === "nova fila");
     await api(t, t.adminToken, "PUT", `/users/${agent.id}`, { queueIds: [support] });

@@ -13,7 +13,7 @@ import {
   userSchema,
   whatsappSchema,
 } from "./entities.js";
-import { MSG, emailField, pageQuery, queryBool, requiredText } from "./validation.js";
+import { MAX_ID, MSG, emailField, idSchema, idText, pageQuery, queryBool, requiredText } from "./validation.js";
 
 // ---------- auth (core §4, §7) ----------
 export const loginBody = z.object({
@@ -40,7 +40,7 @@ export const userCreateBody = z.object({
   email: emailField,
   password: passwordField,
   profile: profileSchema.default("user"),
-  queueIds: z.array(z.number().int().positive()).default([]),
+  queueIds: z.array(idSchema).max(500).default([]),
 });
 export type UserCreateBody = z.input<typeof userCreateBody>;
 
@@ -49,8 +49,10 @@ export const userUpdateBody = z.object({
   email: emailField.optional(),
   /** Empty keeps the current password. */
   password: z.union([z.literal(""), passwordField]).optional(),
+  /** Required to change one's own password. */
+  currentPassword: z.string().max(200, MSG.tooLong).optional(),
   profile: profileSchema.optional(),
-  queueIds: z.array(z.number().int().positive()).optional(),
+  queueIds: z.array(idSchema).max(500).optional(),
 });
 export type UserUpdateBody = z.input<typeof userUpdateBody>;
 
@@ -101,7 +103,7 @@ const contactFields = z.object({
   number: contactNumberField,
   email: z.union([z.literal(""), z.string().trim().toLowerCase().pipe(z.email(MSG.invalidEmail))]),
   extraInfo: z.array(extraInfoInput).max(50),
-  tagIds: z.array(z.number().int().positive()).max(50),
+  tagIds: z.array(idSchema).max(50),
 });
 export const contactBody = contactFields.extend({
   email: contactFields.shape.email.default(""),
@@ -118,6 +120,19 @@ export const contactsQuery = z.object({
 });
 export const contactsAnswer = z.object({ contacts: z.array(contactSchema), count: z.number(), hasMore: z.boolean() });
 export type ContactsAnswer = z.infer<typeof contactsAnswer>;
+
+/** GET /contacts/:id/audit: audited changes (a number change: who, from, to), newest first. */
+export const contactAuditAnswer = z.array(
+  z.object({
+    id: z.number(),
+    field: z.string(),
+    oldValue: z.string().nullable(),
+    newValue: z.string().nullable(),
+    user: z.object({ id: z.number().nullable(), name: z.string() }).nullable(),
+    createdAt: z.string(),
+  }),
+);
+export type ContactAuditAnswer = z.infer<typeof contactAuditAnswer>;
 
 export const importRowResult = z.object({
   row: z.number(),
@@ -175,7 +190,7 @@ export const ticketsQuery = z.object({
       try {
         const parsed = v.trim().startsWith("[") ? JSON.parse(v) : v.split(",");
         const ids = (parsed as unknown[]).map((x) => Number(x));
-        if (ids.some((n) => !Number.isInteger(n) || n <= 0)) throw new Error();
+        if (ids.some((n) => !Number.isInteger(n) || n <= 0 || n > MAX_ID)) throw new Error();
         return ids;
       } catch {
         ctx.addIssue({ code: "custom", message: "Invalid queueIds" });
@@ -184,31 +199,31 @@ export const ticketsQuery = z.object({
     }),
   withUnreadMessages: queryBool.default(false),
   isGroup: queryBool.optional(),
-  userId: z.coerce.number().int().positive().optional(),
+  userId: idText.optional(),
 });
 export type TicketsQuery = z.input<typeof ticketsQuery>;
 export const ticketsAnswer = z.object({ tickets: z.array(ticketSchema), count: z.number(), hasMore: z.boolean() });
 export type TicketsAnswer = z.infer<typeof ticketsAnswer>;
 
 export const ticketCreateBody = z.object({
-  contactId: z.number().int().positive(),
-  queueId: z.number().int().positive().nullish(),
-  userId: z.number().int().positive().nullish(),
-  whatsappId: z.number().int().positive().nullish(),
+  contactId: idSchema,
+  queueId: idSchema.nullish(),
+  userId: idSchema.nullish(),
+  whatsappId: idSchema.nullish(),
   status: z.literal("open").default("open"),
 });
 export const ticketUpdateBody = z.object({
   status: ticketStatusSchema.optional(),
-  userId: z.number().int().positive().nullable().optional(),
-  queueId: z.number().int().positive().nullable().optional(),
-  whatsappId: z.number().int().positive().optional(),
+  userId: idSchema.nullable().optional(),
+  queueId: idSchema.nullable().optional(),
+  whatsappId: idSchema.optional(),
   transf: z.boolean().optional(),
 });
 export type TicketUpdateBody = z.input<typeof ticketUpdateBody>;
 
 /** POST /tickets/:id/tags — adds one tag; PUT /tickets/:id/tags replaces them all. */
-export const ticketTagBody = z.object({ tagId: z.number().int().positive() });
-export const ticketTagsBody = z.object({ tagIds: z.array(z.number().int().positive()).max(50) });
+export const ticketTagBody = z.object({ tagId: idSchema });
+export const ticketTagsBody = z.object({ tagIds: z.array(idSchema).max(50) });
 
 // ---------- messages ----------
 export const messagesQuery = z.object({
@@ -223,7 +238,7 @@ export const messagesAnswer = z.object({
 export type MessagesAnswer = z.infer<typeof messagesAnswer>;
 export const messageSendBody = z.object({
   body: z.string().max(65_536, MSG.tooLong).default(""),
-  quotedMsg: z.object({ id: z.number().int().positive() }).passthrough().nullish(),
+  quotedMsg: z.object({ id: idSchema }).passthrough().nullish(),
   fromMe: z.boolean().optional(),
   read: z.boolean().optional(),
   mediaUrl: z.string().optional(),
@@ -244,7 +259,7 @@ const whatsappFields = z.object({
   farewellMessage: z.string().max(30000, MSG.tooLong),
   /** The message-API token; empty clears it. */
   token: z.string().trim().max(200, MSG.tooLong),
-  queueIds: z.array(z.number().int().positive()),
+  queueIds: z.array(idSchema).max(500),
   /** The number's send pace (every source together): at least this many ms between two sends… */
   sendIntervalMs: z.number().int().min(0).max(600_000),
   /** …plus a random 0 to this many ms… */
@@ -269,6 +284,9 @@ export type WhatsappBody = z.input<typeof whatsappBody>;
 export const whatsappUpdateBody = whatsappFields.partial();
 export type WhatsappUpdateBody = z.input<typeof whatsappUpdateBody>;
 export const whatsappsAnswer = z.array(whatsappSchema);
+/** POST /whatsapp/:id/token ('Gerar novo token'): the new token, answered this once and never again. */
+export const whatsappTokenAnswer = z.object({ token: z.string() });
+export type WhatsappTokenAnswer = z.infer<typeof whatsappTokenAnswer>;
 export const typebotSettingsBody = z
   .object({
     enabled: z.boolean(),

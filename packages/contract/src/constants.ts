@@ -16,6 +16,8 @@ export const MESSAGE_INPUT_MAX_ROWS = 5;
 export const BUBBLE_MAX_WIDTH = 600;
 export const AUTO_CLOSE_HOURS_DEFAULT = 24;
 export const TEXT_TRUNCATE_LIST = 45;
+/** The default size limit of one uploaded file (the server's UPLOAD_LIMIT); the web checks it before uploading. */
+export const UPLOAD_MAX_BYTES = 16 * 1024 * 1024;
 
 /** Page sizes: the client may ask for more (the original asks 10000), the server caps it. */
 export const PAGE_SIZE = {

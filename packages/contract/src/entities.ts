@@ -90,8 +90,8 @@ export const whatsappSchema = z.object({
   callRefuseMessage: z.string(),
   greetingMessage: z.string(),
   farewellMessage: z.string(),
-  /** The message-API token of this connection. Shown to admins so they can copy it. */
-  token: z.string(),
+  /** Whether the connection has a message-API token. The token itself is write-only: it is shown once, by 'Gerar novo token'. */
+  hasToken: z.boolean(),
   queues: z.array(queueSummarySchema),
   /** the number's send pace: interval and jitter in ms, burst allowance */
   sendIntervalMs: z.number(),

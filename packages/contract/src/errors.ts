@@ -48,6 +48,8 @@ export const ERROR_STATUS = {
   ERR_MESSAGE_NOT_FAILED: 409,
   ERR_CANNOT_DELETE_SELF: 400,
   ERR_LAST_ADMIN: 400,
+  /** changing one's own password: the current password given is wrong */
+  ERR_WRONG_PASSWORD: 400,
   ERR_INTERNAL: 500,
 } as const;
 

@@ -1,6 +1,7 @@
 export * from "./errors.js";
 export * from "./constants.js";
 export * from "./validation.js";
+export * from "./text.js";
 export * from "./entities.js";
 export * from "./api.js";
 export * from "./settings.js";

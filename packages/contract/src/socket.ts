@@ -15,7 +15,11 @@ export interface ServerToClientEvents {
   quickAnswer: (p: { action: "create" | "update"; quickAnswer: QuickAnswer } | { action: "delete"; quickAnswerId: number }) => void;
   settings: (p: { action: "update"; setting: Setting }) => void;
   ticket: (
-    p: { action: "update"; ticket: Ticket } | { action: "delete"; ticketId: number } | { action: "updateUnread"; ticketId: number },
+    p:
+      | { action: "update"; ticket: Ticket }
+      /** `moved`: not deleted, only out of this user's reach now (transferred to a queue they do not serve) */
+      | { action: "delete"; ticketId: number; moved?: boolean }
+      | { action: "updateUnread"; ticketId: number },
   ) => void;
   appMessage: (p: { action: "create" | "update"; message: Message; ticket: Ticket; contact: Ticket["contact"] }) => void;
   whatsapp: (p: { action: "update"; whatsapp: Whatsapp } | { action: "delete"; whatsappId: number }) => void;

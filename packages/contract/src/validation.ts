@@ -14,7 +14,15 @@ export function requiredText(min: number, max: number, requiredMessage: string =
   return z.string({ error: requiredMessage }).trim().min(1, requiredMessage).min(min, MSG.tooShort).max(max, MSG.tooLong);
 }
 
-export const idParam = z.object({ id: z.coerce.number().int().positive() });
+/** Ids are PostgreSQL `serial`s: positive 32-bit integers. Anything else is a 400, never a database error. */
+export const MAX_ID = 2_147_483_647;
+/** An id in a JSON body. */
+export const idSchema = z.number().int().min(1).max(MAX_ID);
+/** An id in a path or query string (text coerced to a number). */
+export const idText = z.coerce.number().int().min(1).max(MAX_ID);
+export const idParam = z.object({ id: idText });
+/** Pages beyond this are refused rather than turned into huge offsets. */
+export const MAX_PAGE = 100_000;
 
 export const emailField = z.string({ error: MSG.required }).trim().toLowerCase().min(1, MSG.required).pipe(z.email(MSG.invalidEmail));
 
@@ -25,7 +33,7 @@ export const queryBool = z
 
 export function pageQuery(max: number, def: number) {
   return {
-    pageNumber: z.coerce.number().int().min(1).default(1),
+    pageNumber: z.coerce.number().int().min(1).max(MAX_PAGE).default(1),
     rowsPerPage: z.coerce
       .number()
       .int()

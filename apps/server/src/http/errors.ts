@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import { ZodError } from "zod";
-import { AppError } from "../lib/errors.js";
+import { AppError, isDataException } from "../lib/errors.js";
 
 /** Groups zod issues by field path: { "queues.0.name": ["Too Short!"] }. */
 export function fieldsOf(issues: { path: PropertyKey[]; message: string }[]): Record<string, string[]> {
@@ -33,6 +33,11 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     if (err instanceof ZodError) {
       return reply.status(400).send({ error: "ERR_VALIDATION", fields: fieldsOf(err.issues) });
+    }
+    if (isDataException(err)) {
+      // a value the schemas let through but the database refuses (out of range, bad encoding): the client's fault
+      req.log.warn({ err, reqId: req.id }, "value refused by the database");
+      return reply.status(400).send({ error: "ERR_VALIDATION" });
     }
     const code = (err as FastifyError).code;
     const status = (err as FastifyError).statusCode;

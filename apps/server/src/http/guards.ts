@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext, SessionUser } from "../context.js";
 import { AppError } from "../lib/errors.js";
 import { verifyAccessToken } from "../modules/auth/tokens.js";
@@ -36,6 +36,23 @@ export interface Guards {
   admin: Guard;
   /** admin or superv */
   supervisor: Guard;
+}
+
+/**
+ * Route guards run first, at onRequest: a caller who may not use a route is refused before its
+ * body is read or validated (no schema details to anonymous callers, no upload streamed for
+ * nothing). Routes keep declaring them as `preHandler: guard.x`; this hook moves them.
+ */
+export function runGuardsFirst(app: FastifyInstance, guards: Guards) {
+  const known = new Set<unknown>(Object.values(guards));
+  const list = <T>(v: T | T[] | undefined): T[] => (Array.isArray(v) ? v : v ? [v] : []);
+  app.addHook("onRoute", (route) => {
+    const pre = list(route.preHandler);
+    const mine = pre.filter((h) => known.has(h));
+    if (mine.length === 0) return;
+    route.preHandler = pre.filter((h) => !known.has(h));
+    route.onRequest = [...list(route.onRequest), ...mine] as typeof route.onRequest;
+  });
 }
 
 export function makeGuards(ctx: AppContext): Guards {

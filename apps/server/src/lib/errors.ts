@@ -23,6 +23,15 @@ export function isForeignKeyViolation(err: unknown): boolean {
   return findPgError(err)?.code === "23503";
 }
 
+/**
+ * PostgreSQL's data exceptions (class 22: numeric value out of range, invalid text representation,
+ * NUL in text…) and program limits (54: an index row too large): the value sent was unusable.
+ */
+export function isDataException(err: unknown): boolean {
+  const code = findPgError(err)?.code;
+  return !!code && (code.startsWith("22") || code === "54000");
+}
+
 function findPgError(err: unknown): { code?: string; constraint?: string } | undefined {
   let cur: unknown = err;
   for (let i = 0; i < 4 && cur && typeof cur === "object"; i++) {

@@ -12,13 +12,20 @@ export interface DomainEvents {
   "contact.imported": { created: number };
   "user.saved": { action: "create" | "update"; user: User };
   "user.deleted": { userId: number };
+  /** Every session of the user ended (logout, password or profile change): tokens refused, sockets closed. */
+  "user.sessionsEnded": { userId: number };
   "queue.saved": { action: "create" | "update"; queue: Queue };
   "queue.deleted": { queueId: number };
   "quickAnswer.saved": { action: "create" | "update"; quickAnswer: QuickAnswer };
   "quickAnswer.deleted": { quickAnswerId: number };
   "setting.updated": { setting: Setting };
   /** A ticket changed; `previous` holds what routing depends on, to reach rooms it left. */
-  "ticket.updated": { ticket: Ticket; previous?: { status: Ticket["status"]; queueId: number | null; userId: number | null } };
+  "ticket.updated": {
+    ticket: Ticket;
+    previous?: { status: Ticket["status"]; queueId: number | null; userId: number | null };
+    /** the ticket was created by this change: nobody saw its previous state */
+    created?: boolean;
+  };
   /** Tickets changed in bulk (a user or queue deleted): listeners reload and broadcast them. */
   "tickets.changed": { ticketIds: number[] };
   "ticket.unreadCleared": { ticket: Ticket };

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { readFile, stat, unlink, writeFile } from "node:fs/promises";
+import { readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { MediaType } from "@balcao/contract";
 import { fileTypeFromBuffer } from "file-type";
@@ -34,6 +34,11 @@ export function mediaTypeOf(mimetype: string): MediaType {
 const UPLOAD_ALLOWED =
   /^(image\/(jpeg|png|gif|webp|bmp)|audio\/(mpeg|ogg|opus|mp4|aac|wav|x-wav|webm|amr|x-m4a)|video\/(mp4|webm|quicktime|3gpp|x-matroska)|application\/(pdf|zip|x-7z-compressed|vnd\.openxmlformats-officedocument\.[a-z.]+|msword|vnd\.ms-excel|vnd\.oasis\.opendocument\.[a-z.]+|x-cfb))$/;
 
+/** The upload gate of an agent's media (lib/uploads.ts): the same allowlist, judged on the first bytes. */
+export function acceptMedia(detected: { mime: string } | undefined): true | string {
+  return detected && UPLOAD_ALLOWED.test(detected.mime) ? true : "File type not allowed";
+}
+
 export class MediaStore {
   readonly dir: string;
   constructor(dataDir: string) {
@@ -54,19 +59,36 @@ export class MediaStore {
     return this.write(data, detected.mime, detected.ext);
   }
 
+  /**
+   * Takes an upload received by lib/uploads.ts into the store without reading it: the temp file is
+   * renamed in (same DATA_DIR). Its type was judged from its first bytes while it streamed.
+   */
+  async adoptUpload(file: { path: string; size: number; detected?: { mime: string; ext: string } }): Promise<StoredMedia> {
+    if (file.size === 0) throw new AppError("ERR_INVALID_FILE", 400, { medias: ["Empty file"] });
+    if (acceptMedia(file.detected) !== true || !file.detected)
+      throw new AppError("ERR_INVALID_FILE", 400, { medias: ["File type not allowed"] });
+    const key = this.keyFor(file.detected.ext);
+    await rename(file.path, join(this.dir, key));
+    return { key, mimetype: file.detected.mime, mediaType: mediaTypeOf(file.detected.mime), size: file.size };
+  }
+
   /** Stores media that arrived from a channel; its type comes from the content when detectable. */
   async storeInbound(data: Buffer, declaredMime: string): Promise<StoredMedia> {
     const detected = await fileTypeFromBuffer(data).catch(() => undefined);
     return this.write(data, detected?.mime ?? declaredMime ?? "application/octet-stream", detected?.ext ?? "bin");
   }
 
-  private async write(data: Buffer, mimetype: string, ext: string): Promise<StoredMedia> {
-    const key = `${randomBytes(16).toString("hex")}.${
+  private keyFor(ext: string): string {
+    return `${randomBytes(16).toString("hex")}.${
       ext
         .toLowerCase()
         .replace(/[^a-z0-9]/g, "")
         .slice(0, 8) || "bin"
     }`;
+  }
+
+  private async write(data: Buffer, mimetype: string, ext: string): Promise<StoredMedia> {
+    const key = this.keyFor(ext);
     await writeFile(join(this.dir, key), data, { mode: 0o600 });
     return { key, mimetype, mediaType: mediaTypeOf(mimetype), size: data.length };
   }

@@ -2,7 +2,11 @@ import type { ClientToServerEvents, ServerToClientEvents } from "@balcao/contrac
 import type { FastifyInstance } from "fastify";
 import { Server, type Socket } from "socket.io";
 import type { AppContext, SessionUser } from "../context.js";
+import { eq } from "drizzle-orm";
+import { tickets } from "../db/schema/index.js";
 import { bearerToken, userFromToken } from "../http/guards.js";
+import { extraOrigins, originAllowed } from "../http/security.js";
+import { contactVisible } from "../modules/contacts/service.js";
 
 export interface SocketData {
   user: SessionUser;
@@ -24,10 +28,13 @@ export const ROOM = {
  * (`auth.token`, or the `token` query the original client sends); anonymous sockets are refused.
  */
 export function createRealtime(ctx: AppContext, app: FastifyInstance): RealtimeServer {
+  // browsers may open a socket from the app's own origin or a CORS_ORIGINS one only (websockets skip CORS: checked here)
+  const extra = extraOrigins(ctx.config);
   const io: RealtimeServer = new Server(app.server, {
     path: "/socket.io",
     serveClient: false,
-    cors: { origin: true, credentials: true },
+    cors: { origin: [...extra], credentials: true },
+    allowRequest: (req, done) => done(null, originAllowed(req.headers.origin, req, ctx.config, extra)),
   });
   io.use(async (socket, next) => {
     try {
@@ -56,7 +63,17 @@ export function createRealtime(ctx: AppContext, app: FastifyInstance): RealtimeS
 export function bridgeCrudEvents(ctx: AppContext, io: RealtimeServer) {
   const all = () => io.to(ROOM.all);
   const { events } = ctx;
-  events.on("contact.saved", (p) => all().emit("contact", p));
+  // a contact's data reaches only who may touch it (supervisors, admins, agents who see one of its tickets)
+  events.on("contact.saved", async (p) => {
+    const routing = await ctx.db
+      .select({ queueId: tickets.queueId, userId: tickets.userId })
+      .from(tickets)
+      .where(eq(tickets.contactId, p.contact.id));
+    for (const id of io.sockets.adapter.rooms.get(ROOM.all) ?? []) {
+      const s = io.sockets.sockets.get(id);
+      if (s && contactVisible((s.data as SocketData).user, routing)) s.emit("contact", p);
+    }
+  });
   events.on("contact.deleted", (p) => all().emit("contact", { action: "delete", contactId: p.contactId }));
   events.on("contact.deletedAll", () => all().emit("contact", { action: "deleteAll" }));
   events.on("contact.imported", (p) => all().emit("contact", { action: "import", created: p.created }));
@@ -66,6 +83,8 @@ export function bridgeCrudEvents(ctx: AppContext, io: RealtimeServer) {
     // the deleted user's open sockets stop hearing anything
     io.in(ROOM.user(p.userId)).disconnectSockets(true);
   });
+  // logout, password or profile change: the user's sockets close (a new sign-in opens new ones)
+  events.on("user.sessionsEnded", (p) => io.in(ROOM.user(p.userId)).disconnectSockets(true));
   events.on("queue.saved", (p) => all().emit("queue", p));
   events.on("queue.deleted", (p) => all().emit("queue", { action: "delete", queueId: p.queueId }));
   events.on("quickAnswer.saved", (p) => all().emit("quickAnswer", p));

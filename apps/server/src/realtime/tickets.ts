@@ -1,4 +1,4 @@
-import type { Ticket } from "@balcao/contract";
+import { idText, type Ticket } from "@balcao/contract";
 import type { AppContext, SessionUser } from "../context.js";
 import { canSee, findTicket, loadTickets } from "../modules/tickets/queries.js";
 import type { RealtimeServer, RealtimeSocket, SocketData } from "./server.js";
@@ -6,8 +6,9 @@ import type { RealtimeServer, RealtimeSocket, SocketData } from "./server.js";
 /**
  * Ticket rooms. A socket hears about tickets only after it joins (joinTickets / joinNotification:
  * the feed of what the user may see; joinChatBox: one ticket, checked against role and queues).
- * Every ticket event goes to the rooms of its queue, its owner, admins and its chat box — and,
- * when it moved, to the rooms it left, so their lists drop it.
+ * A ticket event reaches only the sockets allowed to see the ticket in its new state (its queue's,
+ * its owner's, admins' and its chat box's, each checked against the user); sockets that could see
+ * it before and no longer can get a removal, so their lists drop it and their chat box closes.
  */
 
 const FEED_PREFIX = "tickets:";
@@ -47,8 +48,9 @@ export function registerTicketRealtime(ctx: AppContext, io: RealtimeServer) {
     socket.on("joinChatBox", async (ticketId, ack) => {
       const reply = (r: { ok: boolean; error?: string }) => typeof ack === "function" && ack(r);
       try {
-        const id = Number(ticketId);
-        const ticket = Number.isInteger(id) && id > 0 ? await findTicket(ctx.db, id) : undefined;
+        const parsed = idText.safeParse(ticketId);
+        const id = parsed.success ? parsed.data : 0;
+        const ticket = parsed.success ? await findTicket(ctx.db, id) : undefined;
         if (!ticket) return reply({ ok: false, error: "ERR_NO_TICKET_FOUND" });
         if (!canSee(socket.data.user, ticket)) return reply({ ok: false, error: "ERR_NO_PERMISSION" });
         socket.join(room.chat(id));
@@ -63,37 +65,62 @@ export function registerTicketRealtime(ctx: AppContext, io: RealtimeServer) {
     });
   });
 
-  const emitTicket = (ticket: Ticket, previous?: { queueId: number | null; userId: number | null }) => {
-    const rooms = new Set(roomsOf(ticket));
-    if (previous) for (const r of roomsOf({ id: ticket.id, ...previous })) rooms.add(r);
-    io.to([...rooms]).emit("ticket", { action: "update", ticket });
+  /** This process's sockets in any of these rooms (one process owns every socket: no Redis adapter yet). */
+  const members = (rooms: string[]): RealtimeSocket[] => {
+    const ids = new Set<string>();
+    for (const r of rooms) for (const id of io.sockets.adapter.rooms.get(r) ?? []) ids.add(id);
+    const out: RealtimeSocket[] = [];
+    for (const id of ids) {
+      const s = io.sockets.sockets.get(id);
+      if (s) out.push(s);
+    }
+    return out;
+  };
+  const inAny = (s: RealtimeSocket, rooms: string[]) => rooms.some((r) => s.rooms.has(r));
+  /** The sockets that hear about this ticket now: in its rooms and allowed to see it (a chat box may be stale). */
+  const audience = (ticket: Routing): RealtimeSocket[] => {
+    const rooms = roomsOf(ticket);
+    return members(rooms).filter((s) => canSee((s.data as SocketData).user, ticket));
   };
 
-  /** Chat boxes of a ticket that moved out of a user's reach stop hearing it. */
-  const evictChat = async (ticket: Ticket) => {
-    const sockets = await io.in(room.chat(ticket.id)).fetchSockets();
-    for (const s of sockets) if (!canSee((s.data as SocketData).user, ticket)) s.leave(room.chat(ticket.id));
+  /**
+   * A ticket changed: the sockets allowed to see it now get the update; those that could see it
+   * before and cannot now get a removal (a `delete` marked `moved`) and leave its chat box; nobody
+   * else hears of it. A ticket created and routed in one step (`fresh`) had no earlier audience.
+   */
+  const announce = (ticket: Ticket, previous?: Routing, fresh = false) => {
+    const nextRooms = roomsOf(ticket);
+    const prevRooms = previous && !fresh ? roomsOf(previous) : [];
+    for (const s of members([...nextRooms, ...prevRooms])) {
+      const user = (s.data as SocketData).user;
+      if (canSee(user, ticket) && inAny(s, nextRooms)) {
+        s.emit("ticket", { action: "update", ticket });
+        continue;
+      }
+      const hadChat = s.rooms.has(room.chat(ticket.id));
+      const sawBefore = hadChat || (inAny(s, prevRooms) && !!previous && canSee(user, previous));
+      s.leave(room.chat(ticket.id));
+      if (sawBefore) s.emit("ticket", { action: "delete", ticketId: ticket.id, moved: true });
+    }
   };
 
   const { events } = ctx;
-  events.on("ticket.updated", async ({ ticket, previous }) => {
-    emitTicket(ticket, previous);
-    if (previous && (previous.queueId !== ticket.queueId || previous.userId !== ticket.userId)) await evictChat(ticket);
+  events.on("ticket.updated", ({ ticket, previous, created }) => {
+    // a ticket created and routed in the same transaction: its queue-less moment was never announced
+    const fresh = created === true || (!!previous && ticket.createdAt === ticket.updatedAt);
+    announce(ticket, previous && { id: ticket.id, queueId: previous.queueId, userId: previous.userId }, fresh);
   });
   events.on("tickets.changed", async ({ ticketIds }) => {
-    for (const ticket of await loadTickets(ctx.db, ticketIds)) {
-      io.to(roomsOf(ticket)).emit("ticket", { action: "update", ticket });
-      await evictChat(ticket);
-    }
+    for (const ticket of await loadTickets(ctx.db, ticketIds)) announce(ticket);
   });
   events.on("ticket.unreadCleared", ({ ticket }) => {
-    io.to(roomsOf(ticket)).emit("ticket", { action: "updateUnread", ticketId: ticket.id });
+    for (const s of audience(ticket)) s.emit("ticket", { action: "updateUnread", ticketId: ticket.id });
   });
   events.on("ticket.deleted", ({ ticket }) => {
-    io.to(roomsOf(ticket)).emit("ticket", { action: "delete", ticketId: ticket.id });
+    for (const s of audience(ticket)) s.emit("ticket", { action: "delete", ticketId: ticket.id });
   });
   events.on("message.created", ({ message, ticket }) => {
-    io.to(roomsOf(ticket)).emit("appMessage", { action: "create", message, ticket, contact: ticket.contact });
+    for (const s of audience(ticket)) s.emit("appMessage", { action: "create", message, ticket, contact: ticket.contact });
   });
   // someone types in a ticket: the others watching it see it (an agent never hears their own typing)
   events.on("ticket.typing", ({ ticketId, typing, userId, name }) => {
@@ -101,7 +128,7 @@ export function registerTicketRealtime(ctx: AppContext, io: RealtimeServer) {
     (userId !== undefined ? to.except(`user:${userId}`) : to).emit("typing", { ticketId, typing, ...(name && { name }) });
   });
   events.on("message.updated", ({ message, ticket }) => {
-    io.to(roomsOf(ticket)).emit("appMessage", { action: "update", message, ticket, contact: ticket.contact });
+    for (const s of audience(ticket)) s.emit("appMessage", { action: "update", message, ticket, contact: ticket.contact });
   });
 
   // a user's queues or profile changed: their feed follows, and chat boxes they lost are left

@@ -3,15 +3,24 @@ import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AppContext } from "../../context.js";
 import { AppError } from "../../lib/errors.js";
+import { LoginThrottle } from "../../lib/login-throttle.js";
 import { RateLimiter } from "../../lib/rate-limiter.js";
+import { bearerToken } from "../../http/guards.js";
 import * as auth from "./service.js";
+import { verifyAccessToken } from "./tokens.js";
 
 export const REFRESH_COOKIE = "jrt";
 
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const windowMs = ctx.config.LOGIN_RATE_WINDOW_S * 1000;
-  const perIp = new RateLimiter(ctx.config.LOGIN_RATE_PER_IP, windowMs);
-  const perEmail = new RateLimiter(ctx.config.LOGIN_RATE_PER_EMAIL, windowMs);
+  const throttle = new LoginThrottle({
+    freeFailures: ctx.config.LOGIN_RATE_PER_EMAIL,
+    baseDelayS: 2,
+    maxDelayS: 15 * 60,
+    ipFailures: ctx.config.LOGIN_RATE_PER_IP,
+    windowS: ctx.config.LOGIN_RATE_WINDOW_S,
+  });
+  const signupsPerIp = new RateLimiter(ctx.config.LOGIN_RATE_PER_IP, windowMs);
 
   const setCookie = (reply: FastifyReply, s: auth.Session) =>
     reply.setCookie(REFRESH_COOKIE, s.refreshToken, {
@@ -28,17 +37,15 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
   return async (app) => {
     app.post("/auth/login", { schema: { tags: ["auth"], body: loginBody, response: { 200: authAnswer } } }, async (req, reply) => {
-      const emailKey = req.body.email.toLowerCase();
-      const wait = Math.max(perIp.retryAfter(req.ip), perEmail.retryAfter(emailKey));
+      const wait = throttle.retryAfter(req.ip, req.body.email);
       if (wait > 0) limited(reply, wait);
-      perIp.hit(req.ip);
       try {
         const session = await auth.login(ctx, req.body);
-        perEmail.reset(emailKey);
+        throttle.succeeded(req.ip, req.body.email);
         setCookie(reply, session);
         return { token: session.token, user: session.user };
       } catch (err) {
-        if (err instanceof AppError && err.code === "ERR_INVALID_CREDENTIALS") perEmail.hit(emailKey);
+        if (err instanceof AppError && err.code === "ERR_INVALID_CREDENTIALS") throttle.failed(req.ip, req.body.email);
         throw err;
       }
     });
@@ -55,15 +62,17 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.delete("/auth/logout", { schema: { tags: ["auth"] } }, async (req, reply) => {
-      await auth.logout(ctx, req.cookies[REFRESH_COOKIE]);
+      const bearer = bearerToken(req.headers.authorization);
+      const claims = bearer ? await verifyAccessToken(ctx.config, bearer) : null;
+      await auth.logout(ctx, req.cookies[REFRESH_COOKIE], claims ? Number(claims.sub) : undefined);
       reply.clearCookie(REFRESH_COOKIE, { path: "/auth" });
       return reply.status(204).send();
     });
 
     app.post("/auth/signup", { schema: { tags: ["auth"], body: signupBody, response: { 200: authAnswer } } }, async (req, reply) => {
-      const wait = perIp.retryAfter(req.ip);
+      const wait = signupsPerIp.retryAfter(req.ip);
       if (wait > 0) limited(reply, wait);
-      perIp.hit(req.ip);
+      signupsPerIp.hit(req.ip);
       const session = await auth.signup(ctx, req.body);
       setCookie(reply, session);
       return { token: session.token, user: session.user };

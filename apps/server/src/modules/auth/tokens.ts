@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import { SignJWT, jwtVerify } from "jose";
 import type { Config } from "../../config.js";
 
@@ -22,7 +22,8 @@ export function signAccessToken(config: Config, user: { id: number; profile: str
 /** The claims of a valid, unexpired token, or null. */
 export async function verifyAccessToken(config: Config, token: string): Promise<AccessClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, enc.encode(config.jwtSecret), { algorithms: ["HS256"] });
+    // a token without an expiry would be valid forever: refused
+    const { payload } = await jwtVerify(token, enc.encode(config.jwtSecret), { algorithms: ["HS256"], requiredClaims: ["exp", "sub"] });
     if (typeof payload.sub !== "string" || typeof payload.v !== "number") return null;
     return payload as unknown as AccessClaims;
   } catch {
@@ -33,6 +34,14 @@ export async function verifyAccessToken(config: Config, token: string): Promise<
 export function newRefreshToken(): { token: string; hash: string; family: string } {
   const token = randomBytes(32).toString("base64url");
   return { token, hash: hashRefreshToken(token), family: randomUUID() };
+}
+
+/**
+ * The token a refresh token is rotated into, derived from it: a refresh presented again within the
+ * grace (two tabs refreshing at once) can answer the same successor, though only hashes are stored.
+ */
+export function successorRefreshToken(config: Config, token: string): string {
+  return createHmac("sha256", config.jwtSecret).update(`refresh:${token}`).digest("base64url");
 }
 
 export function hashRefreshToken(token: string): string {

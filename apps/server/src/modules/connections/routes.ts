@@ -5,25 +5,30 @@ import {
   whatsappBody,
   whatsappSchema,
   whatsappsAnswer,
+  whatsappTokenAnswer,
   whatsappUpdateBody,
 } from "@balcao/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ChannelManager } from "../../channels/manager.js";
 import type { AppContext } from "../../context.js";
 import type { Guards } from "../../http/guards.js";
-import { sessionUser } from "../../http/guards.js";
 import * as service from "./service.js";
 
 /** /whatsapp CRUD and /whatsappsession (admin writes), /typebot/settings (admin). */
 export function connectionRoutes(ctx: AppContext, channels: ChannelManager, guard: Guards): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ["connections"];
-    // everyone signed in may list connections (badge, new-ticket modal); the API token only to admins
-    app.get("/whatsapp", { preHandler: guard.user, schema: { tags, response: { 200: whatsappsAnswer } } }, (req) =>
-      service.listWhatsapps(ctx.db, sessionUser(req).profile === "admin"),
+    // everyone signed in may list connections (badge, new-ticket modal); the API token is answered to nobody
+    app.get("/whatsapp", { preHandler: guard.user, schema: { tags, response: { 200: whatsappsAnswer } } }, () =>
+      service.listWhatsapps(ctx.db),
     );
     app.get("/whatsapp/:id", { preHandler: guard.user, schema: { tags, params: idParam, response: { 200: whatsappSchema } } }, (req) =>
-      service.getWhatsapp(ctx.db, req.params.id, sessionUser(req).profile === "admin"),
+      service.getWhatsapp(ctx.db, req.params.id),
+    );
+    app.post(
+      "/whatsapp/:id/token",
+      { preHandler: guard.admin, schema: { tags, params: idParam, response: { 200: whatsappTokenAnswer } } },
+      async (req) => ({ token: await service.regenerateToken(ctx, req.params.id) }),
     );
     app.post("/whatsapp", { preHandler: guard.admin, schema: { tags, body: whatsappBody, response: { 200: whatsappSchema } } }, (req) =>
       service.createWhatsapp(ctx, channels, req.body),

@@ -1,4 +1,5 @@
 import type { ConnectionStatus, Whatsapp, WhatsappBody, WhatsappUpdateBody } from "@balcao/contract";
+import { randomBytes } from "node:crypto";
 import { asc, count, eq, inArray, ne } from "drizzle-orm";
 import type { ChannelManager } from "../../channels/manager.js";
 import type { AppContext } from "../../context.js";
@@ -39,7 +40,7 @@ async function queuesOf(db: DbOrTx, ids: number[]): Promise<Map<number, Connecti
   return out;
 }
 
-function toWhatsapp(r: WhatsappRow, qs: ConnectionQueue[], showSecrets: boolean): Whatsapp {
+function toWhatsapp(r: WhatsappRow, qs: ConnectionQueue[]): Whatsapp {
   return {
     id: r.id,
     name: r.name,
@@ -54,7 +55,7 @@ function toWhatsapp(r: WhatsappRow, qs: ConnectionQueue[], showSecrets: boolean)
     callRefuseMessage: r.callRefuseMessage,
     greetingMessage: r.greetingMessage,
     farewellMessage: r.farewellMessage,
-    token: showSecrets ? (r.token ?? "") : "",
+    hasToken: !!r.token,
     queues: qs.map((q) => ({ id: q.id, name: q.name, color: q.color })),
     sendIntervalMs: r.sendIntervalMs,
     sendJitterMs: r.sendJitterMs,
@@ -65,21 +66,21 @@ function toWhatsapp(r: WhatsappRow, qs: ConnectionQueue[], showSecrets: boolean)
   };
 }
 
-/** Connections, in the order they were created. The API token is shown to admins only. */
-export async function listWhatsapps(db: DbOrTx, showSecrets: boolean): Promise<Whatsapp[]> {
+/** Connections, in the order they were created. The API token is never answered (hasToken says whether one is set). */
+export async function listWhatsapps(db: DbOrTx): Promise<Whatsapp[]> {
   const rows = await db.select().from(whatsapps).orderBy(asc(whatsapps.id));
   const qs = await queuesOf(
     db,
     rows.map((r) => r.id),
   );
-  return rows.map((r) => toWhatsapp(r, qs.get(r.id) ?? [], showSecrets));
+  return rows.map((r) => toWhatsapp(r, qs.get(r.id) ?? []));
 }
 
-export async function getWhatsapp(db: DbOrTx, id: number, showSecrets = true): Promise<Whatsapp> {
+export async function getWhatsapp(db: DbOrTx, id: number): Promise<Whatsapp> {
   const [row] = await db.select().from(whatsapps).where(eq(whatsapps.id, id));
   if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
   const qs = await queuesOf(db, [id]);
-  return toWhatsapp(row, qs.get(id) ?? [], showSecrets);
+  return toWhatsapp(row, qs.get(id) ?? []);
 }
 
 /** What the inbound pipeline needs of a connection. */
@@ -214,6 +215,22 @@ export async function updateWhatsapp(ctx: AppContext, channels: ChannelManager, 
   ctx.events.publish("whatsapp.saved", { whatsapp });
   if (typeChanged) await startSession(ctx, channels, id);
   return whatsapp;
+}
+
+/**
+ * POST /whatsapp/:id/token — 'Gerar novo token': a new random message-API token replaces the old
+ * one (which stops working at once) and is answered this once; afterwards only hasToken tells.
+ */
+export async function regenerateToken(ctx: AppContext, id: number): Promise<string> {
+  const token = randomBytes(32).toString("base64url");
+  const [row] = await ctx.db
+    .update(whatsapps)
+    .set({ token, updatedAt: new Date() })
+    .where(eq(whatsapps.id, id))
+    .returning({ id: whatsapps.id });
+  if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
+  ctx.events.publish("whatsapp.saved", { whatsapp: await getWhatsapp(ctx.db, id) });
+  return token;
 }
 
 /** Deletes a connection; when it was the default, the oldest remaining one becomes the default. */

@@ -1,15 +1,16 @@
-import { normalizeNumber } from "@balcao/contract";
+import { idParam, idSchema, normalizeNumber } from "@balcao/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { ChannelManager } from "../../channels/manager.js";
 import { SIMULATOR_PAGE } from "../../channels/simulator/page.js";
 import type { SimulatorHub, SimulatorSession } from "../../channels/simulator/session.js";
 import type { AppContext } from "../../context.js";
-import type { Guards } from "../../http/guards.js";
+import { type Guards, sessionUser } from "../../http/guards.js";
+import { inlinePageCsp } from "../../http/security.js";
 import { AppError } from "../../lib/errors.js";
+import { readUpload } from "../../lib/uploads.js";
 import * as service from "./service.js";
 
-const idParam = z.object({ id: z.coerce.number().int().positive() });
 /** Like the contact form: digits, Brazil's 55 added to 10/11-digit numbers. */
 const numberField = z
   .string()
@@ -42,18 +43,14 @@ export function simulatorRoutes(ctx: AppContext, channels: ChannelManager, hub: 
   };
   return async (app) => {
     const tags = ["simulator"];
+    // its one inline script allowed by hash, not 'unsafe-inline'
+    const pageCsp = inlinePageCsp(SIMULATOR_PAGE);
     app.get("/simulator", { schema: { hide: true } }, (_req, reply) =>
-      reply
-        .header("content-type", "text/html; charset=utf-8")
-        .header(
-          "content-security-policy",
-          "default-src 'self'; img-src 'self' blob: data:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'",
-        )
-        .send(SIMULATOR_PAGE),
+      reply.header("content-type", "text/html; charset=utf-8").header("content-security-policy", pageCsp).send(SIMULATOR_PAGE),
     );
 
     app.get("/simulator/api/connections", { preHandler: guard.admin, schema: { tags } }, async () => {
-      const all = await service.listWhatsapps(ctx.db, false);
+      const all = await service.listWhatsapps(ctx.db);
       return all
         .filter((w) => w.type === "simulator")
         .map((w) => ({ id: w.id, name: w.name, status: w.status, qrcode: w.qrcode, number: w.number, queues: w.queues }));
@@ -67,7 +64,7 @@ export function simulatorRoutes(ctx: AppContext, channels: ChannelManager, hub: 
           tags,
           body: z.object({
             name: z.string().trim().min(2).max(50),
-            queueIds: z.array(z.number().int().positive()).default([]),
+            queueIds: z.array(idSchema).max(500).default([]),
             greetingMessage: z.string().max(30000).default(""),
             farewellMessage: z.string().max(30000).default(""),
           }),
@@ -87,23 +84,35 @@ export function simulatorRoutes(ctx: AppContext, channels: ChannelManager, hub: 
     );
 
     // JSON { number, name, body, quotedId } or multipart with a file
-    app.post("/simulator/api/connections/:id/messages", { preHandler: guard.admin, schema: { tags, params: idParam } }, async (req) => {
-      const session = sessionOf(req.params.id);
-      let fields: Record<string, unknown> = (req.body as Record<string, unknown>) ?? {};
-      let media: { data: Buffer; mimetype: string; fileName?: string } | undefined;
-      if (req.isMultipart()) {
-        fields = {};
-        for await (const part of req.parts()) {
-          if (part.type === "file") media = { data: await part.toBuffer(), mimetype: part.mimetype, fileName: part.filename };
-          else fields[part.fieldname] = part.value;
+    app.post(
+      "/simulator/api/connections/:id/messages",
+      { preHandler: guard.admin, schema: { tags, params: idParam } },
+      async (req, reply) => {
+        const session = sessionOf(req.params.id);
+        let fields: Record<string, unknown> = (req.body as Record<string, unknown>) ?? {};
+        let media: { data: Buffer; mimetype: string; fileName?: string } | undefined;
+        if (req.isMultipart()) {
+          // a customer may send anything: the declared type is kept, the bytes still arrive through the receiver
+          const upload = await ctx.uploads.receive(req, reply, sessionUser(req).id, {
+            maxFileBytes: ctx.config.UPLOAD_LIMIT,
+            maxFiles: 1,
+            accept: () => true,
+          });
+          try {
+            fields = upload.fields;
+            const file = upload.files[0];
+            if (file) media = { data: await readUpload(file), mimetype: file.detected?.mime ?? file.declaredMime, fileName: file.fileName };
+          } finally {
+            await upload.cleanup();
+          }
         }
-      }
-      const input = customerMessage.parse(fields);
-      if (!input.body.trim() && !media) throw new AppError("ERR_VALIDATION", 400, { body: ["Required"] });
-      if (!session.connected) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
-      // answered once the product has journaled it (WhatsApp's "delivered")
-      return { id: await session.customerSend({ ...input, media }) };
-    });
+        const input = customerMessage.parse(fields);
+        if (!input.body.trim() && !media) throw new AppError("ERR_VALIDATION", 400, { body: ["Required"] });
+        if (!session.connected) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+        // answered once the product has journaled it (WhatsApp's "delivered")
+        return { id: await session.customerSend({ ...input, media }) };
+      },
+    );
 
     app.get("/simulator/api/connections/:id/chats", { preHandler: guard.admin, schema: { tags, params: idParam } }, async (req) => {
       const session = sessionOf(req.params.id);

@@ -1,9 +1,18 @@
-import { contactBody, contactSchema, contactUpdateBody, contactsAnswer, contactsQuery, idParam, importAnswer } from "@balcao/contract";
+import {
+  contactAuditAnswer,
+  contactBody,
+  contactSchema,
+  contactUpdateBody,
+  contactsAnswer,
+  contactsQuery,
+  idParam,
+  importAnswer,
+} from "@balcao/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AppContext } from "../../context.js";
-import type { Guards } from "../../http/guards.js";
+import { type Guards, sessionUser } from "../../http/guards.js";
 import { AppError } from "../../lib/errors.js";
-import { decodeTextUpload } from "../../lib/uploads.js";
+import { acceptText, decodeTextUpload, readUpload } from "../../lib/uploads.js";
 import * as service from "./service.js";
 
 const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
@@ -14,21 +23,29 @@ export function contactRoutes(ctx: AppContext, guard: Guards): FastifyPluginAsyn
     app.get(
       "/contacts",
       { preHandler: guard.user, schema: { tags, querystring: contactsQuery, response: { 200: contactsAnswer } } },
-      (req) => service.listContacts(ctx.db, req.query),
+      (req) => service.listContacts(ctx.db, sessionUser(req), req.query),
     );
     app.get("/contacts/:id", { preHandler: guard.user, schema: { tags, params: idParam, response: { 200: contactSchema } } }, (req) =>
-      service.getContact(ctx.db, req.params.id),
+      service.contactFor(ctx.db, sessionUser(req), req.params.id),
+    );
+    app.get(
+      "/contacts/:id/audit",
+      { preHandler: guard.supervisor, schema: { tags, params: idParam, response: { 200: contactAuditAnswer } } },
+      async (req) => {
+        await service.getContact(ctx.db, req.params.id);
+        return service.contactAudit(ctx.db, req.params.id);
+      },
     );
     app.post("/contacts", { preHandler: guard.user, schema: { tags, body: contactBody, response: { 200: contactSchema } } }, (req) =>
       service.createContact(ctx, req.body),
     );
     app.post("/contact", { preHandler: guard.user, schema: { tags, body: contactBody, response: { 200: contactSchema } } }, (req) =>
-      service.getOrCreateContact(ctx, req.body),
+      service.getOrCreateContact(ctx, sessionUser(req), req.body),
     );
     app.put(
       "/contacts/:id",
       { preHandler: guard.user, schema: { tags, params: idParam, body: contactUpdateBody, response: { 200: contactSchema } } },
-      (req) => service.updateContact(ctx, req.params.id, req.body),
+      (req) => service.updateContact(ctx, sessionUser(req), req.params.id, req.body),
     );
     // registered before /contacts/:id so "all" is not read as an id
     app.delete("/contacts/all", { preHandler: guard.admin, schema: { tags } }, async () => {
@@ -42,12 +59,19 @@ export function contactRoutes(ctx: AppContext, guard: Guards): FastifyPluginAsyn
     app.post(
       "/contacts/import",
       { preHandler: guard.supervisor, schema: { tags, consumes: ["multipart/form-data"], response: { 200: importAnswer } } },
-      async (req) => {
-        if (!req.isMultipart()) throw new AppError("ERR_UNSUPPORTED_MEDIA_TYPE");
-        const file = await req.file({ limits: { fileSize: IMPORT_MAX_BYTES, files: 1 } });
-        if (!file) throw new AppError("ERR_VALIDATION", 400, { file: ["Required"] });
-        const buf = await file.toBuffer();
-        return service.importContacts(ctx, await decodeTextUpload(buf));
+      async (req, reply) => {
+        const upload = await ctx.uploads.receive(req, reply, sessionUser(req).id, {
+          maxFileBytes: IMPORT_MAX_BYTES,
+          maxFiles: 1,
+          accept: acceptText,
+        });
+        try {
+          const file = upload.files[0];
+          if (!file) throw new AppError("ERR_VALIDATION", 400, { file: ["Required"] });
+          return await service.importContacts(ctx, await decodeTextUpload(await readUpload(file)));
+        } finally {
+          await upload.cleanup();
+        }
       },
     );
   };

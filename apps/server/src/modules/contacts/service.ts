@@ -1,10 +1,11 @@
 import { type Contact, type ContactUpdateBody, contactBody, normalizeNumber } from "@balcao/contract";
-import { asc, count, eq, inArray, like, or, sql } from "drizzle-orm";
-import type { AppContext } from "../../context.js";
+import { and, asc, count, desc, eq, inArray, like, or, type SQL, sql } from "drizzle-orm";
+import type { AppContext, SessionUser } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
-import { contactExtraInfo, contactTags, contacts, tags } from "../../db/schema/index.js";
+import { auditLog, contactExtraInfo, contactTags, contacts, tags, tickets } from "../../db/schema/index.js";
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
 import { containsPattern, iso, likeEscape, pageWindow } from "../../lib/sql.js";
+import { canSee, visibleTo } from "../tickets/queries.js";
 
 type ContactRow = typeof contacts.$inferSelect;
 
@@ -45,22 +46,58 @@ export async function hydrateContacts(db: DbOrTx, rows: ContactRow[]): Promise<C
   );
 }
 
+/**
+ * Who may read and write a contact: supervisors and admins all; an agent only a contact with no
+ * ticket at all or with a ticket the agent may see (their own, of their queues, or not yet
+ * routed) — the tickets' rule, so an agent cannot retarget another queue's customer.
+ */
+export function contactAccess(user: SessionUser): SQL | undefined {
+  if (user.profile === "admin" || user.profile === "superv") return undefined;
+  return sql`(not exists (select 1 from ${tickets} where ${tickets.contactId} = ${contacts.id}) or exists (select 1 from ${tickets} where ${tickets.contactId} = ${contacts.id} and ${visibleTo(user) ?? sql`true`}))`;
+}
+
+/** ERR_NO_CONTACT_FOUND when it does not exist, ERR_NO_PERMISSION when the user may not touch it. */
+export async function assertContactAccess(db: DbOrTx, user: SessionUser, id: number): Promise<void> {
+  const access = contactAccess(user);
+  const [row] = await db
+    .select({ id: contacts.id, allowed: access ? sql<boolean>`${access}` : sql<boolean>`true` })
+    .from(contacts)
+    .where(eq(contacts.id, id));
+  if (!row) throw new AppError("ERR_NO_CONTACT_FOUND");
+  if (!row.allowed) throw new AppError("ERR_NO_PERMISSION");
+}
+
+/** Whether this user may see a contact whose tickets are routed like this (for socket events). */
+export function contactVisible(user: SessionUser, routing: { queueId: number | null; userId: number | null }[]): boolean {
+  if (user.profile === "admin" || user.profile === "superv" || routing.length === 0) return true;
+  return routing.some((t) => canSee(user, t));
+}
+
+/** GET /contacts/:id — for whoever may touch the contact. */
+export async function contactFor(db: DbOrTx, user: SessionUser, id: number): Promise<Contact> {
+  await assertContactAccess(db, user, id);
+  return getContact(db, id);
+}
+
 export async function getContact(db: DbOrTx, id: number): Promise<Contact> {
   const [row] = await db.select().from(contacts).where(eq(contacts.id, id));
   if (!row) throw new AppError("ERR_NO_CONTACT_FOUND");
   return (await hydrateContacts(db, [row]))[0];
 }
 
-export async function listContacts(db: DbOrTx, q: { searchParam: string; pageNumber: number; rowsPerPage: number }) {
+export async function listContacts(db: DbOrTx, user: SessionUser, q: { searchParam: string; pageNumber: number; rowsPerPage: number }) {
   const term = q.searchParam.trim();
   const digits = term.replace(/\D/g, "");
-  const where = term
-    ? or(
-        sql`lower(${contacts.name}) like ${containsPattern(term)}`,
-        digits.length > 0 ? like(contacts.number, `%${likeEscape(digits)}%`) : undefined,
-        sql`lower(${contacts.email}) like ${containsPattern(term)}`,
-      )
-    : undefined;
+  const where = and(
+    contactAccess(user),
+    term
+      ? or(
+          sql`lower(${contacts.name}) like ${containsPattern(term)}`,
+          digits.length > 0 ? like(contacts.number, `%${likeEscape(digits)}%`) : undefined,
+          sql`lower(${contacts.email}) like ${containsPattern(term)}`,
+        )
+      : undefined,
+  );
   const { offset, limit } = pageWindow(q.pageNumber, q.rowsPerPage);
   const [rows, [{ total }]] = await Promise.all([
     db
@@ -115,25 +152,46 @@ export async function createContact(ctx: AppContext, input: CreateInput): Promis
   return contact;
 }
 
-/** POST /contact: the contact with this number, created when there is none. */
-export async function getOrCreateContact(ctx: AppContext, input: CreateInput): Promise<Contact> {
+/** POST /contact: the contact with this number (when the user may touch it), created when there is none. */
+export async function getOrCreateContact(ctx: AppContext, user: SessionUser, input: CreateInput): Promise<Contact> {
   const [existing] = await ctx.db.select().from(contacts).where(eq(contacts.number, input.number));
-  if (existing) return (await hydrateContacts(ctx.db, [existing]))[0];
+  if (existing) {
+    await assertContactAccess(ctx.db, user, existing.id);
+    return (await hydrateContacts(ctx.db, [existing]))[0];
+  }
   try {
     return await createContact(ctx, input);
   } catch (err) {
     // a concurrent request created it first
     if (err instanceof AppError && err.code === "ERR_DUPLICATED_CONTACT") {
       const [row] = await ctx.db.select().from(contacts).where(eq(contacts.number, input.number));
-      if (row) return (await hydrateContacts(ctx.db, [row]))[0];
+      if (row) {
+        await assertContactAccess(ctx.db, user, row.id);
+        return (await hydrateContacts(ctx.db, [row]))[0];
+      }
     }
     throw err;
   }
 }
 
-export async function updateContact(ctx: AppContext, id: number, input: ContactUpdateBody): Promise<Contact> {
+/** PUT /contacts/:id — for whoever may touch the contact; a change of number is audited (who, from, to). */
+export async function updateContact(ctx: AppContext, user: SessionUser, id: number, input: ContactUpdateBody): Promise<Contact> {
   const contact = await ctx.db
     .transaction(async (tx) => {
+      await assertContactAccess(tx, user, id);
+      const [before] = await tx.select({ number: contacts.number }).from(contacts).where(eq(contacts.id, id)).for("update");
+      if (!before) throw new AppError("ERR_NO_CONTACT_FOUND");
+      if (input.number !== undefined && input.number !== before.number) {
+        await tx.insert(auditLog).values({
+          entity: "contact",
+          entityId: id,
+          field: "number",
+          oldValue: before.number,
+          newValue: input.number,
+          actorId: user.id,
+          actorName: user.name,
+        });
+      }
       const [row] = await tx
         .update(contacts)
         .set({
@@ -151,6 +209,23 @@ export async function updateContact(ctx: AppContext, id: number, input: ContactU
     .catch(mapDuplicate);
   ctx.events.publish("contact.saved", { action: "update", contact });
   return contact;
+}
+
+/** GET /contacts/:id/audit — the contact's audited changes, newest first. */
+export async function contactAudit(db: DbOrTx, id: number) {
+  const rows = await db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.entity, "contact"), eq(auditLog.entityId, id)))
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id));
+  return rows.map((r) => ({
+    id: r.id,
+    field: r.field,
+    oldValue: r.oldValue,
+    newValue: r.newValue,
+    user: r.actorId !== null || r.actorName ? { id: r.actorId, name: r.actorName } : null,
+    createdAt: iso(r.createdAt),
+  }));
 }
 
 export async function deleteContact(ctx: AppContext, id: number): Promise<void> {

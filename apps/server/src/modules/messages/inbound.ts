@@ -60,6 +60,8 @@ interface Stored {
   /** status/queue/user before, when this message created, reopened or routed the ticket */
   previous?: { status: Ticket["status"]; queueId: number | null; userId: number | null };
   ticketChanged: boolean;
+  /** this message opened a new ticket */
+  created: boolean;
   newContacts: ContactRow[];
   /** automatic replies queued in the outbox */
   queued: Queued[];
@@ -155,7 +157,7 @@ export function createInboundPipeline(
     const ticket = r.ticket;
     const message = r.quoted ? await loadMessage(db, eq(messages.id, r.message.id)) : r.message;
     for (const c of r.newContacts) ctx.events.publish("contact.saved", { action: "create", contact: contactOf(c) });
-    if (r.ticketChanged) ctx.events.publish("ticket.updated", { ticket, previous: r.previous });
+    if (r.ticketChanged) ctx.events.publish("ticket.updated", { ticket, previous: r.previous, ...(r.created && { created: true }) });
     if (message) ctx.events.publish("message.created", { message, ticket });
     if (!msg.fromMe) pictures.refresh(whatsappId, ticket.contact);
     await conv.outbox.committed(r.queued);
@@ -190,6 +192,7 @@ export function createInboundPipeline(
     let ticket: LiveTicket | undefined = live;
     let previous: Stored["previous"];
     let ticketChanged = false;
+    let wasCreated = false;
     if (!ticket) {
       const [recent] = await tx
         .select()
@@ -253,6 +256,7 @@ export function createInboundPipeline(
           });
         }
         ticketChanged = !!created;
+        if (created) wasCreated = true;
       }
       ticket = { id: row.id, status: row.status, queueId: row.queueId, userId: row.userId, awaitingQueueChoice: row.awaitingQueueChoice };
     }
@@ -362,7 +366,7 @@ export function createInboundPipeline(
       createdAt: iso(r.m_created),
       updatedAt: iso(r.m_updated),
     };
-    return { message, quoted: quotedMsgId !== null, ticket: ticketDto, previous, ticketChanged, newContacts, queued };
+    return { message, quoted: quotedMsgId !== null, ticket: ticketDto, previous, ticketChanged, created: wasCreated, newContacts, queued };
   }
 
   /**

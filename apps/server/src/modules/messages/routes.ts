@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Guards } from "../../http/guards.js";
 import { sessionUser } from "../../http/guards.js";
 import { AppError } from "../../lib/errors.js";
-import { MEDIA_KEY, servingHeaders } from "../../lib/media.js";
+import { acceptMedia, MEDIA_KEY, servingHeaders } from "../../lib/media.js";
 import type { ConvDeps } from "../outbox/deps.js";
 import { idempotencyKeyOf } from "../outbox/idempotency.js";
 import * as service from "./service.js";
@@ -36,26 +36,33 @@ export function messageRoutes(conv: ConvDeps, guard: Guards): FastifyPluginAsync
           response: { 200: z.array(messageSchema) },
         },
       },
-      async (req) => {
+      async (req, reply) => {
         const user = sessionUser(req);
         const idempotencyKey = idempotencyKeyOf(req.headers["idempotency-key"]);
         if (!req.isMultipart()) {
           const body = messageSendBody.parse(req.body ?? {});
           return service.sendMessage(conv, user, req.params.ticketId, { body: body.body, quotedMsgId: body.quotedMsg?.id, idempotencyKey });
         }
-        const files: service.Upload[] = [];
-        const fields: Record<string, string> = {};
-        for await (const part of req.parts()) {
-          if (part.type === "file") files.push({ data: await part.toBuffer(), fileName: safeName(part.filename) });
-          else if (typeof part.value === "string") fields[part.fieldname] = part.value;
-        }
-        const body = messageSendBody.parse({ body: fields.body ?? "", quotedMsg: quotedOf(fields) });
-        return service.sendMessage(conv, user, req.params.ticketId, {
-          body: body.body,
-          quotedMsgId: body.quotedMsg?.id,
-          files,
-          idempotencyKey,
+        // streamed to temp files (lib/uploads.ts): limit, type and per-user concurrency checked while receiving
+        const upload = await conv.ctx.uploads.receive(req, reply, user.id, {
+          maxFileBytes: conv.ctx.config.UPLOAD_LIMIT,
+          maxFiles: 10,
+          accept: acceptMedia,
         });
+        try {
+          const fields = upload.fields;
+          const body = messageSendBody.parse({ body: fields.body ?? "", quotedMsg: quotedOf(fields) });
+          // the temp files are moved into the media store, never read into memory
+          const files: service.Upload[] = upload.files.map((f) => ({ file: f, fileName: safeName(f.fileName) }));
+          return await service.sendMessage(conv, user, req.params.ticketId, {
+            body: body.body,
+            quotedMsgId: body.quotedMsg?.id,
+            files,
+            idempotencyKey,
+          });
+        } finally {
+          await upload.cleanup();
+        }
       },
     );
 

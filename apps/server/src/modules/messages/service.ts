@@ -4,6 +4,7 @@ import type { SessionUser } from "../../context.js";
 import { messages, tickets } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
 import type { StoredMedia } from "../../lib/media.js";
+import type { ReceivedFile } from "../../lib/uploads.js";
 import type { ConvDeps, Queued } from "../outbox/deps.js";
 import { addressOf, enqueueMessage, type OutboxContent } from "../outbox/enqueue.js";
 import { claimKey, saveResult } from "../outbox/idempotency.js";
@@ -67,7 +68,8 @@ function assertCanWrite(user: SessionUser, ticket: Ticket) {
 }
 
 export interface Upload {
-  data: Buffer;
+  /** the received temp file (lib/uploads.ts), moved into the media store */
+  file: ReceivedFile;
   fileName: string;
 }
 
@@ -94,7 +96,7 @@ export async function sendMessage(
   // files are checked and stored before the transaction that queues them
   const stored: { file: Upload; media: StoredMedia }[] = [];
   try {
-    for (const file of files) stored.push({ file, media: await conv.media.storeUpload(file.data) });
+    for (const file of files) stored.push({ file, media: await conv.media.adoptUpload(file.file) });
   } catch (err) {
     for (const s of stored) await conv.media.remove(s.media.key);
     throw err;

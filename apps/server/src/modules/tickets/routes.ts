@@ -1,5 +1,6 @@
 import {
   idParam,
+  idText,
   tagSchema,
   ticketCreateBody,
   ticketSchema,
@@ -16,7 +17,7 @@ import { sessionUser } from "../../http/guards.js";
 import type { ConvDeps } from "../outbox/deps.js";
 import * as service from "./service.js";
 
-const tagParams = z.object({ id: z.coerce.number().int().positive(), tagId: z.coerce.number().int().positive() });
+const tagParams = z.object({ id: idText, tagId: idText });
 
 export function ticketRoutes(conv: ConvDeps, guard: Guards): FastifyPluginAsyncZod {
   const { ctx } = conv;

@@ -5,6 +5,7 @@ import { contacts, queues, tags, ticketTags, tickets, users, whatsapps } from ".
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
 import { containsPattern, likeEscape } from "../../lib/sql.js";
 import { defaultWhatsappId } from "../connections/service.js";
+import { assertContactAccess } from "../contacts/service.js";
 import { verifyOnWhatsapp } from "../contacts/whatsapp.js";
 import type { ConvDeps } from "../outbox/deps.js";
 import { canSee, hydrate, liveTicketOf, loadTicket, loadTickets, ticketFor, visibleTo } from "./queries.js";
@@ -164,6 +165,8 @@ export async function createTicket(
   const db = ctx.db;
   const [contact] = await db.select().from(contacts).where(eq(contacts.id, input.contactId));
   if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
+  // a contact of another queue's tickets is not the agent's to open a conversation with (it would then be theirs to edit)
+  await assertContactAccess(db, user, contact.id);
   if (!contact.number && !contact.lid) throw new AppError("ERR_WAPP_INVALID_CONTACT");
   const userId = input.userId ?? user.id;
   if (userId !== user.id && user.profile === "user") throw new AppError("ERR_NO_PERMISSION");
@@ -193,7 +196,7 @@ export async function createTicket(
       throw err;
     });
   const ticket = await loadTicket(db, id);
-  ctx.events.publish("ticket.updated", { ticket });
+  ctx.events.publish("ticket.updated", { ticket, created: true });
   return ticket;
 }
 

@@ -4,7 +4,7 @@ import type { AppContext, SessionUser } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import { queues, tickets, userQueues, users } from "../../db/schema/index.js";
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
-import { hashPassword } from "../../lib/password.js";
+import { hashPassword, verifyPassword } from "../../lib/password.js";
 import { containsPattern, iso, pageWindow } from "../../lib/sql.js";
 
 type UserRow = typeof users.$inferSelect;
@@ -140,6 +140,12 @@ async function adminCount(db: DbOrTx, exceptId: number): Promise<number> {
  */
 export async function updateUser(ctx: AppContext, actor: SessionUser, id: number, input: UserUpdateBody): Promise<User> {
   const isAdmin = actor.profile === "admin";
+  if (actor.id === id && input.password) {
+    // one's own password changes only with the current one (a borrowed session cannot take the account)
+    if (!input.currentPassword) throw new AppError("ERR_VALIDATION", 400, { currentPassword: ["Required"] });
+    const [row] = await ctx.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, id));
+    if (!(await verifyPassword(input.currentPassword, row?.hash))) throw new AppError("ERR_WRONG_PASSWORD");
+  }
   if (!isAdmin && actor.id !== id) throw new AppError("ERR_NO_PERMISSION");
   if (!isAdmin && (input.profile !== undefined || input.queueIds !== undefined)) {
     const current = await getUser(ctx.db, id);
@@ -148,6 +154,7 @@ export async function updateUser(ctx: AppContext, actor: SessionUser, id: number
     if ((input.profile !== undefined && input.profile !== current.profile) || !sameQueues) throw new AppError("ERR_NO_PERMISSION");
   }
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  let sessionsEnded = false;
   try {
     const user = await ctx.db.transaction(async (tx) => {
       const [existing] = await tx.select().from(users).where(eq(users.id, id)).for("update");
@@ -155,13 +162,16 @@ export async function updateUser(ctx: AppContext, actor: SessionUser, id: number
       if (existing.profile === "admin" && input.profile && input.profile !== "admin" && (await adminCount(tx, id)) === 0) {
         throw new AppError("ERR_LAST_ADMIN");
       }
+      // a new password or profile ends every session of the user: old tokens are refused at once
+      sessionsEnded = !!passwordHash || (input.profile !== undefined && input.profile !== existing.profile);
       await tx
         .update(users)
         .set({
           ...(input.name !== undefined && { name: input.name.trim() }),
           ...(input.email !== undefined && { email: input.email.trim().toLowerCase() }),
           ...(input.profile !== undefined && { profile: input.profile }),
-          ...(passwordHash && { passwordHash, tokenVersion: existing.tokenVersion + 1 }),
+          ...(passwordHash && { passwordHash }),
+          ...(sessionsEnded && { tokenVersion: existing.tokenVersion + 1 }),
           updatedAt: new Date(),
         })
         .where(eq(users.id, id));
@@ -169,11 +179,24 @@ export async function updateUser(ctx: AppContext, actor: SessionUser, id: number
       return getUser(tx, id);
     });
     ctx.events.publish("user.saved", { action: "update", user });
+    if (sessionsEnded) ctx.events.publish("user.sessionsEnded", { userId: id });
     return user;
   } catch (err) {
     if (isUniqueViolation(err, "users_email_key")) throw new AppError("ERR_USER_EMAIL_ALREADY_EXISTS");
     throw err;
   }
+}
+
+/**
+ * Ends every session of a user (logout): the token version moves on, so access tokens and refresh
+ * tokens of the old version are refused on their next use, and the user's sockets close.
+ */
+export async function endSessions(ctx: AppContext, userId: number): Promise<void> {
+  await ctx.db
+    .update(users)
+    .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
+    .where(eq(users.id, userId));
+  ctx.events.publish("user.sessionsEnded", { userId });
 }
 
 /** Deletes a user; their open tickets go back to their queue as pending, unassigned. */

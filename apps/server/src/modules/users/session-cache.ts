@@ -18,6 +18,7 @@ export class SessionCache implements SessionLookup {
   ) {
     events.on("user.saved", ({ user }) => this.entries.delete(user.id));
     events.on("user.deleted", ({ userId }) => this.entries.delete(userId));
+    events.on("user.sessionsEnded", ({ userId }) => this.entries.delete(userId));
     events.on("queue.deleted", () => this.entries.clear());
   }
 

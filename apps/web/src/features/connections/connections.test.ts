@@ -4,7 +4,7 @@ import i18n, { setLanguage } from "../../locales";
 import { applySession, applyWhatsapp } from "./api/connections";
 import { needsAttention } from "./api/connections-alert";
 import { actionsFor, formatNumber, reasonText } from "./components/ConnectionCard";
-import { connectionForm, randomToken, typebotIncomplete } from "./components/ConnectionDialog";
+import { connectionForm, typebotIncomplete } from "./components/ConnectionDialog";
 import "./i18n";
 
 const w = (id: number, extra: Partial<Whatsapp> = {}): Whatsapp => ({
@@ -21,7 +21,7 @@ const w = (id: number, extra: Partial<Whatsapp> = {}): Whatsapp => ({
   callRefuseMessage: "",
   greetingMessage: "",
   farewellMessage: "",
-  token: "",
+  hasToken: false,
   queues: [],
   sendIntervalMs: 1000,
   sendJitterMs: 1500,
@@ -68,7 +68,6 @@ describe("connections: live cache", () => {
 describe("connections: form rules (spec 001 §5)", () => {
   const base = {
     name: "Loja",
-    token: "",
     typebot: { enabled: false, baseUrl: "", slug: "", apiKey: "" },
   };
   it("the name takes 2 to 50 characters", () => {
@@ -84,10 +83,8 @@ describe("connections: form rules (spec 001 §5)", () => {
     expect(typebotIncomplete({ enabled: true, baseUrl: "https://t.example", slug: "fluxo" })).toBe(false);
     expect(typebotIncomplete({ enabled: false, baseUrl: "", slug: "" })).toBe(false);
   });
-  it("generated tokens are random and URL-safe", () => {
-    const a = randomToken();
-    expect(a).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    expect(randomToken()).not.toBe(a);
+  it("the API token is not a form field: it is write-only", () => {
+    expect(Object.keys(connectionForm.shape)).not.toContain("token");
   });
   it("numbers show as +55 DD NNNNN-NNNN", () => {
     expect(formatNumber("5511987654321")).toBe("+55 11 98765-4321");

@@ -1,5 +1,12 @@
 import "../i18n";
-import { AUDIO_MIN_BYTES, MESSAGE_INPUT_MAX_ROWS, type Message, TYPING_STOP_DELAY_MS, type Ticket } from "@balcao/contract";
+import {
+  AUDIO_MIN_BYTES,
+  MESSAGE_INPUT_MAX_ROWS,
+  type Message,
+  TYPING_STOP_DELAY_MS,
+  type Ticket,
+  UPLOAD_MAX_BYTES,
+} from "@balcao/contract";
 import AttachFileIcon from "@mui/icons-material/AttachFile";
 import CancelIcon from "@mui/icons-material/Cancel";
 import CheckCircleIcon from "@mui/icons-material/CheckCircle";
@@ -100,6 +107,14 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
       ty.on = false;
       sendTyping(ticket.id, false);
     }, TYPING_STOP_DELAY_MS);
+  };
+
+  /** Files over the upload limit are refused here, before a long upload ends in 'too large'. */
+  const addFiles = (list: File[]) => {
+    const tooBig = list.filter((f) => f.size > UPLOAD_MAX_BYTES);
+    for (const f of tooBig) toastError(t("chat.fileTooLarge", { name: f.name, max: Math.round(UPLOAD_MAX_BYTES / 1024 / 1024) }));
+    const ok = list.filter((f) => f.size <= UPLOAD_MAX_BYTES);
+    if (ok.length) setFiles((old) => [...old, ...ok]);
   };
 
   const toggleSign = (v: boolean) => {
@@ -311,7 +326,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
               data-testid="file-input"
               onChange={(e) => {
                 const list = e.target.files ? [...e.target.files] : [];
-                if (list.length) setFiles((old) => [...old, ...list]);
+                if (list.length) addFiles(list);
                 e.target.value = "";
               }}
             />
@@ -332,7 +347,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
                   const pasted = [...e.clipboardData.files];
                   if (pasted.length) {
                     e.preventDefault();
-                    setFiles((old) => [...old, ...pasted]);
+                    addFiles(pasted);
                   }
                 }}
                 onKeyDown={(e) => {

@@ -1,4 +1,4 @@
-import type { Whatsapp, WhatsappBody, WhatsappUpdateBody } from "@balcao/contract";
+import type { Whatsapp, WhatsappBody, WhatsappTokenAnswer, WhatsappUpdateBody } from "@balcao/contract";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { http } from "../../../api/http";
@@ -98,6 +98,20 @@ export function useSaveConnection() {
       queryClient.setQueryData<Whatsapp[]>(connectionsQuery.queryKey, (old) => applyWhatsapp(old, { action: "update", whatsapp: saved }));
       // another connection may have lost the default flag: read the list again
       return queryClient.invalidateQueries({ queryKey: connectionsQuery.queryKey });
+    },
+  });
+}
+
+/** POST /whatsapp/:id/token ('Gerar novo token'): the new token, answered once; the list only learns hasToken. */
+export function useRegenerateToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => http.post<WhatsappTokenAnswer>(`/whatsapp/${id}/token`),
+    meta: { silent: true },
+    onSuccess: (_answer, id) => {
+      queryClient.setQueryData<Whatsapp[]>(connectionsQuery.queryKey, (old) =>
+        old?.map((w) => (w.id === id ? { ...w, hasToken: true } : w)),
+      );
     },
   });
 }

@@ -4,6 +4,7 @@ import AutorenewIcon from "@mui/icons-material/Autorenew";
 import ContentCopyIcon from "@mui/icons-material/ContentCopy";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
 import Divider from "@mui/material/Divider";
 import FormControlLabel from "@mui/material/FormControlLabel";
 import FormHelperText from "@mui/material/FormHelperText";
@@ -23,11 +24,13 @@ import { FormDialog } from "../../../components/FormDialog";
 import { showSaveError } from "../../../lib/forms";
 import { toastError, toastSuccess } from "../../../lib/toast";
 import { QueueMultiSelect } from "../../queues";
-import { type TypebotInput, useSaveConnection, useSaveTypebot } from "../api/connections";
+import { type TypebotInput, useRegenerateToken, useSaveConnection, useSaveTypebot } from "../api/connections";
 
-/** The form: the connection's fields (contract rules: name 2–50 …) and its bot settings. */
-export const connectionForm = whatsappBody.extend({
-  token: z.string().trim().max(200, MSG.tooLong),
+/**
+ * The form: the connection's fields (contract rules: name 2–50 …) and its bot settings. The API
+ * token is not a field: it is write-only, made by 'Gerar novo token' and shown once.
+ */
+export const connectionForm = whatsappBody.omit({ token: true }).extend({
   typebot: z.object({
     enabled: z.boolean(),
     baseUrl: z.string().trim().max(500, MSG.tooLong),
@@ -63,7 +66,6 @@ const toValues = (w?: Whatsapp | null): Values => ({
   queueIds: w?.queues.map((q) => q.id) ?? [],
   acceptCalls: w?.acceptCalls ?? true,
   callRefuseMessage: w?.callRefuseMessage ?? "",
-  token: w?.token ?? "",
   typebot: { enabled: w?.typebot.enabled ?? false, baseUrl: w?.typebot.baseUrl ?? "", slug: w?.typebot.slug ?? "", apiKey: "" },
 });
 
@@ -77,15 +79,6 @@ function typebotChanged(b: Output["typebot"], stored?: Whatsapp["typebot"]): boo
   if (b.apiKey) return true;
   const before = stored ?? { enabled: false, baseUrl: "", slug: "" };
   return b.enabled !== before.enabled || b.baseUrl !== before.baseUrl || b.slug !== before.slug;
-}
-
-/** A random API token: 32 URL-safe characters from the browser's crypto. */
-export function randomToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(24));
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
 }
 
 async function copyText(text: string): Promise<void> {
@@ -126,6 +119,9 @@ export function ConnectionDialog({
   const { t } = useTranslation();
   const save = useSaveConnection();
   const saveBot = useSaveTypebot();
+  const regenerate = useRegenerateToken();
+  /** The token 'Gerar novo token' answered: shown in this dialog only, never fetched again. */
+  const [newToken, setNewToken] = useState("");
   /** A connection created by this dialog whose bot settings failed: the next submit edits it. */
   const [created, setCreated] = useState<Whatsapp | null>(null);
   const current = connection ?? created;
@@ -135,8 +131,6 @@ export function ConnectionDialog({
     handleSubmit,
     reset,
     setError,
-    setValue,
-    getValues,
     formState: { errors, isSubmitting },
   } = useForm<Values, unknown, Output>({ resolver: zodResolver(connectionForm), defaultValues: toValues(connection) });
 
@@ -144,6 +138,7 @@ export function ConnectionDialog({
     if (open) {
       reset(toValues(connection));
       setCreated(null);
+      setNewToken("");
     }
   }, [open, connection, reset]);
 
@@ -187,9 +182,18 @@ export function ConnectionDialog({
     onClose();
   });
 
+  const generateToken = async () => {
+    if (!current) return;
+    try {
+      setNewToken((await regenerate.mutateAsync(current.id)).token);
+    } catch (err) {
+      toastError(err);
+    }
+  };
+
   const copyToken = async () => {
     try {
-      await copyText(getValues("token") ?? "");
+      await copyText(newToken);
       toastSuccess(t("connections.form.copied"));
     } catch {
       toastError(t("connections.form.copyFailed"));
@@ -283,36 +287,47 @@ export function ConnectionDialog({
       )}
 
       <Section title={t("connections.form.api")} />
-      <TextField
-        label={t("connections.form.token")}
-        autoComplete="off"
-        {...register("token")}
-        error={Boolean(errors.token)}
-        helperText={errors.token?.message ?? t("connections.form.tokenHelp")}
-        slotProps={{
-          htmlInput: { spellCheck: false, style: { fontFamily: "monospace" } },
-          input: {
-            endAdornment: (
-              <InputAdornment position="end">
-                <Tooltip title={t("connections.form.generate")}>
-                  <IconButton
-                    aria-label={t("connections.form.generate")}
-                    edge="end"
-                    onClick={() => setValue("token", randomToken(), { shouldDirty: true, shouldValidate: true })}
-                  >
-                    <AutorenewIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-                <Tooltip title={t("connections.form.copy")}>
-                  <IconButton aria-label={t("connections.form.copy")} edge="end" onClick={() => void copyToken()} sx={{ ml: 0.5 }}>
-                    <ContentCopyIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-              </InputAdornment>
-            ),
-          },
-        }}
-      />
+      <Box sx={{ display: "flex", alignItems: "center", gap: 1, flexWrap: "wrap" }}>
+        <Typography variant="body2" sx={{ flex: 1, minWidth: 200 }} data-testid="token-state">
+          {!current
+            ? t("connections.form.tokenAfterSave")
+            : current.hasToken || newToken
+              ? t("connections.form.tokenSet")
+              : t("connections.form.tokenUnset")}
+        </Typography>
+        {current && (
+          <Button
+            variant="outlined"
+            size="small"
+            startIcon={<AutorenewIcon fontSize="small" />}
+            disabled={regenerate.isPending}
+            onClick={() => void generateToken()}
+          >
+            {t("connections.form.generate")}
+          </Button>
+        )}
+      </Box>
+      {newToken && (
+        <TextField
+          label={t("connections.form.newToken")}
+          value={newToken}
+          helperText={t("connections.form.newTokenHelp")}
+          slotProps={{
+            htmlInput: { readOnly: true, spellCheck: false, style: { fontFamily: "monospace" } },
+            input: {
+              endAdornment: (
+                <InputAdornment position="end">
+                  <Tooltip title={t("connections.form.copy")}>
+                    <IconButton aria-label={t("connections.form.copy")} edge="end" onClick={() => void copyToken()}>
+                      <ContentCopyIcon fontSize="small" />
+                    </IconButton>
+                  </Tooltip>
+                </InputAdornment>
+              ),
+            },
+          }}
+        />
+      )}
 
       <Section title={t("connections.form.typebot")} />
       <Box>

@@ -322,7 +322,8 @@ export function ChatView({ ticketId }: { ticketId: number }) {
 
   useSocketEvent("ticket", (p) => {
     if (p.action === "delete" && p.ticketId === ticketId) {
-      toastSuccess(t("tickets.deleted"));
+      // `moved`: transferred out of this user's reach, not deleted
+      if (!p.moved) toastSuccess(t("tickets.deleted"));
       navigate("/tickets");
     }
   });

@@ -7,11 +7,12 @@ import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { FormDialog } from "../../../components/FormDialog";
 import { useEntityForm } from "../../../lib/form-dialog";
+import { useAuth } from "../../auth";
 import { QueueMultiSelect } from "../../queues";
 import { useSaveUser } from "../api/users";
 
 /** Editing keeps the password when the field is left empty. */
-const userEditForm = userCreateBody.extend({ password: z.union([z.literal(""), passwordField]) });
+const userEditForm = userCreateBody.extend({ password: z.union([z.literal(""), passwordField]), currentPassword: z.string().max(200) });
 type Values = z.input<typeof userEditForm>;
 
 const toValues = (u?: User | null): Values => ({
@@ -20,11 +21,15 @@ const toValues = (u?: User | null): Values => ({
   password: "",
   profile: u?.profile ?? "user",
   queueIds: u?.queues.map((q) => q.id) ?? [],
+  currentPassword: "",
 });
 
 export function UserDialog({ open, user, onClose }: { open: boolean; user: User | null; onClose: () => void }) {
   const { t } = useTranslation();
   const save = useSaveUser();
+  const { user: me } = useAuth();
+  // one's own password changes only with the current one (the server asks for it)
+  const self = Boolean(user && me && user.id === me.id);
   const schema = useMemo(() => (user ? userEditForm : userCreateBody), [user]);
   const { form, errors, dialogProps, field } = useEntityForm({
     open,
@@ -32,8 +37,14 @@ export function UserDialog({ open, user, onClose }: { open: boolean; user: User 
     toValues,
     schema: schema as typeof userEditForm,
     // An empty password on edit means "keep it": it is not sent.
-    save: (values) =>
-      save.mutateAsync({ id: user?.id, body: user && values.password === "" ? { ...values, password: undefined } : values }),
+    save: ({ currentPassword, ...values }) =>
+      save.mutateAsync({
+        id: user?.id,
+        body:
+          user && values.password === ""
+            ? { ...values, password: undefined }
+            : { ...values, ...(self && currentPassword && { currentPassword }) },
+      }),
     saved: t("users.saved"),
     onClose,
   });
@@ -48,6 +59,9 @@ export function UserDialog({ open, user, onClose }: { open: boolean; user: User 
         autoComplete="new-password"
         {...field("password", user ? t("users.form.passwordEditHelp") : undefined)}
       />
+      {self && (
+        <TextField label={t("users.form.currentPassword")} type="password" autoComplete="current-password" {...field("currentPassword")} />
+      )}
       <Controller
         control={form.control}
         name="profile"

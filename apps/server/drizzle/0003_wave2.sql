@@ -95,6 +95,18 @@ CREATE TABLE "simulator_messages" (
 	CONSTRAINT "simulator_messages_whatsapp_id_id_pk" PRIMARY KEY("whatsapp_id","id")
 );
 --> statement-breakpoint
+CREATE TABLE "audit_log" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"entity" text NOT NULL,
+	"entity_id" integer NOT NULL,
+	"field" text NOT NULL,
+	"old_value" text,
+	"new_value" text,
+	"actor_id" integer,
+	"actor_name" text DEFAULT '' NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "whatsapps" ADD COLUMN "send_interval_ms" integer DEFAULT 1000 NOT NULL;--> statement-breakpoint
 ALTER TABLE "whatsapps" ADD COLUMN "send_jitter_ms" integer DEFAULT 1500 NOT NULL;--> statement-breakpoint
 ALTER TABLE "whatsapps" ADD COLUMN "send_burst" integer DEFAULT 3 NOT NULL;--> statement-breakpoint
@@ -105,6 +117,7 @@ ALTER TABLE "tickets" ADD COLUMN "last_message_id" bigint;--> statement-breakpoi
 ALTER TABLE "outbox" ADD CONSTRAINT "outbox_message_id_messages_id_fk" FOREIGN KEY ("message_id") REFERENCES "public"."messages"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "outbox" ADD CONSTRAINT "outbox_whatsapp_id_whatsapps_id_fk" FOREIGN KEY ("whatsapp_id") REFERENCES "public"."whatsapps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ticket_history" ADD CONSTRAINT "ticket_history_ticket_id_tickets_id_fk" FOREIGN KEY ("ticket_id") REFERENCES "public"."tickets"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "audit_log" ADD CONSTRAINT "audit_log_actor_id_users_id_fk" FOREIGN KEY ("actor_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "idempotency_keys_pkey_idx" ON "idempotency_keys" USING btree ("scope","key");--> statement-breakpoint
 CREATE INDEX "idempotency_keys_created_idx" ON "idempotency_keys" USING btree ("created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "outbox_message_key" ON "outbox" USING btree ("message_id");--> statement-breakpoint
@@ -119,6 +132,7 @@ CREATE INDEX "ticket_history_ticket_idx" ON "ticket_history" USING btree ("ticke
 CREATE INDEX "ticket_history_created_idx" ON "ticket_history" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "simulator_messages_chat_idx" ON "simulator_messages" USING btree ("whatsapp_id","chat","seq");--> statement-breakpoint
 CREATE INDEX "simulator_messages_undelivered_idx" ON "simulator_messages" USING btree ("whatsapp_id","seq") WHERE not "simulator_messages"."from_me" and not "simulator_messages"."delivered";--> statement-breakpoint
+CREATE INDEX "audit_log_entity_idx" ON "audit_log" USING btree ("entity","entity_id","created_at");--> statement-breakpoint
 CREATE INDEX "messages_send_error_idx" ON "messages" USING btree ("id") WHERE "messages"."send_error" is not null;--> statement-breakpoint
 -- hand-written: existing outgoing messages get their source
 UPDATE "messages" SET "source" = CASE WHEN "user_id" IS NOT NULL THEN 'agent' ELSE 'bot' END WHERE "from_me";

@@ -1,0 +1,47 @@
+/**
+ * How errors are logged: a failed statement's parameters (passwords, hashes, tokens, mail
+ * secrets) and the database's row details never reach the log. Drizzle puts the parameters in
+ * the error (`params`) and in its message ("Failed query: … params: …"); PostgreSQL puts the row
+ * in `detail` ("Failing row contains (…)").
+ */
+const SECRET_FIELDS = new Set(["params", "parameters", "detail", "values", "where", "internalQuery", "password", "token", "apiKey"]);
+const REDACTED = "[redacted]";
+
+function scrubText(text: string): string {
+  // drizzle: "Failed query: <sql>\nparams: a,b,c"
+  return text.replace(/\nparams: [\s\S]*?(?=\n {4}at |$)/, `\nparams: ${REDACTED}`);
+}
+
+function serialize(value: unknown, depth: number, seen: Set<unknown>): unknown {
+  if (value === null || typeof value !== "object") return typeof value === "string" ? scrubText(value) : value;
+  if (seen.has(value) || depth > 4) return "[…]";
+  seen.add(value);
+  if (Array.isArray(value)) return value.map((v) => serialize(v, depth + 1, seen));
+  const out: Record<string, unknown> = {};
+  if (value instanceof Error) {
+    out.type = value.constructor.name;
+    out.message = scrubText(value.message);
+    if (value.stack) out.stack = scrubText(value.stack);
+  }
+  for (const [k, v] of Object.entries(value)) {
+    if (k !== "cause") out[k] = SECRET_FIELDS.has(k) ? REDACTED : serialize(v, depth + 1, seen);
+  }
+  const cause = (value as { cause?: unknown }).cause;
+  if (cause !== undefined) out.cause = serialize(cause, depth + 1, seen);
+  return out;
+}
+
+export interface SerializedError {
+  type: string;
+  message: string;
+  stack: string;
+  [key: string]: unknown;
+}
+
+/** The `err` serializer of the app's logger. */
+export function errSerializer(err: Error): SerializedError {
+  const out = serialize(err, 0, new Set());
+  return out && typeof out === "object" && !Array.isArray(out)
+    ? { type: "Error", message: "", stack: "", ...(out as Record<string, unknown>) }
+    : { type: typeof err, message: String(out), stack: "" };
+}

@@ -1,0 +1,162 @@
+/**
+ * The route × role table of permissions.test.ts: every route of the OpenAPI document (and the
+ * hidden ones that matter) with what each caller gets. A route without a row fails that test:
+ * add its row here when you add a route.
+ *
+ * Callers: `anon` (no token); `own`: an agent of queue A acting on queue A's things (its ticket,
+ * contact, messages; itself for /users/{id}); `other`: the same agent on queue B's things (another
+ * user for /users/{id}); `superv`: a supervisor of queue A, and `admin`, both on queue B's things.
+ * Expectations: "ok" = allowed (any answer but 401/403, never 5xx), or the exact status.
+ */
+
+export type Caller = "anon" | "own" | "other" | "superv" | "admin";
+export type Expect = "ok" | 401 | 403 | 404;
+export type Target = "own" | "other";
+
+/** What the test builds once and the rows refer to. */
+export interface Fixture {
+  queue: Record<Target, number>;
+  ticket: Record<Target, number>;
+  contact: Record<Target, { id: number; number: string }>;
+  message: Record<Target, number>;
+  user: Record<Target, number>;
+  whatsapp: Record<Target, number>;
+  quickAnswer: number;
+  tag: number;
+  agentEmail: string;
+  seq: () => number;
+}
+
+export interface Row {
+  expect: Record<Caller, Expect>;
+  /** a JSON body valid for an allowed caller (so a refusal, when expected, comes from the rule, not the schema) */
+  body?: (f: Fixture, target: Target) => unknown;
+  /** a CSV sent as multipart field "file" */
+  csv?: true;
+  /** the route destroys its target: each call gets a fresh one of this kind */
+  fresh?: "user" | "queue" | "contact" | "quickAnswer" | "tag" | "ticket" | "whatsapp";
+  /** the call ends the caller's session: it is made with a fresh sign-in */
+  freshSession?: true;
+  /** run after every other row (it wipes what others use, or ends the callers' sessions) */
+  last?: true;
+}
+
+const all = (e: Expect): Record<Caller, Expect> => ({ anon: e, own: e, other: e, superv: e, admin: e });
+/** anyone, signed in or not */
+const PUBLIC = all("ok");
+const SIGNED_IN: Record<Caller, Expect> = { anon: 401, own: "ok", other: "ok", superv: "ok", admin: "ok" };
+const ADMINS: Record<Caller, Expect> = { anon: 401, own: 403, other: 403, superv: 403, admin: "ok" };
+const SUPERVISORS: Record<Caller, Expect> = { anon: 401, own: 403, other: 403, superv: "ok", admin: "ok" };
+/** tickets and what hangs off them: an agent's queues, admins all (a supervisor of queue A does not see queue B's tickets) */
+const TICKET_SCOPED: Record<Caller, Expect> = { anon: 401, own: "ok", other: 403, superv: 403, admin: "ok" };
+/** contacts: an agent's queues' contacts, supervisors and admins all */
+const CONTACT_SCOPED: Record<Caller, Expect> = { anon: 401, own: "ok", other: 403, superv: "ok", admin: "ok" };
+
+const agentLogin = (f: Fixture) => ({ email: f.agentEmail, password: "agent-pass" });
+
+export const PERMISSIONS: Record<string, Row> = {
+  // auth
+  "POST /auth/login": { expect: PUBLIC, body: agentLogin },
+  "POST /auth/refresh_token": { expect: all(401) }, // the refresh cookie is the credential; none is sent here
+  "DELETE /auth/logout": { expect: { ...PUBLIC }, freshSession: true, last: true }, // ends every session of the caller
+  "POST /auth/signup": { expect: all(403), body: (f) => ({ name: "Novo", email: `novo${f.seq()}@x.com`, password: "12345" }) }, // userCreation is off by default
+
+  // users
+  "GET /users": { expect: SIGNED_IN },
+  "POST /users": { expect: ADMINS, body: (f) => ({ name: "Nova Pessoa", email: `p${f.seq()}@x.com`, password: "12345" }) },
+  "GET /users/{id}": { expect: SIGNED_IN },
+  "PUT /users/{id}": { expect: { anon: 401, own: "ok", other: 403, superv: 403, admin: "ok" }, body: () => ({ name: "Nome Trocado" }) },
+  "DELETE /users/{id}": { expect: ADMINS, fresh: "user" },
+
+  // queues
+  "GET /queue": { expect: SIGNED_IN },
+  "POST /queue": { expect: ADMINS, body: (f) => ({ name: `Fila ${f.seq()}`, color: `#${(0x100000 + f.seq()).toString(16)}` }) },
+  "GET /queue/{id}": { expect: SIGNED_IN },
+  "PUT /queue/{id}": { expect: ADMINS, body: () => ({ greetingMessage: "Olá" }) },
+  "DELETE /queue/{id}": { expect: ADMINS, fresh: "queue" },
+
+  // contacts
+  "GET /contacts": { expect: SIGNED_IN },
+  "POST /contacts": { expect: SIGNED_IN, body: (f) => ({ name: "Contato Novo", number: `55119${String(f.seq()).padStart(8, "0")}` }) },
+  "GET /contacts/{id}": { expect: CONTACT_SCOPED },
+  "PUT /contacts/{id}": { expect: CONTACT_SCOPED, body: () => ({ email: "editado@example.com" }) },
+  "DELETE /contacts/{id}": { expect: ADMINS, fresh: "contact" },
+  "GET /contacts/{id}/audit": { expect: SUPERVISORS },
+  "POST /contact": { expect: CONTACT_SCOPED, body: (f, target) => ({ name: "Pelo Número", number: f.contact[target].number }) },
+  "DELETE /contacts/all": { expect: ADMINS, last: true },
+  "POST /contacts/import": { expect: SUPERVISORS, csv: true },
+
+  // quick answers: shared by everyone signed in
+  "GET /quickAnswers": { expect: SIGNED_IN },
+  "POST /quickAnswers": { expect: SIGNED_IN, body: (f) => ({ shortcut: `atalho${f.seq()}`, message: "Mensagem rápida" }) },
+  "GET /quickAnswers/{id}": { expect: SIGNED_IN },
+  "PUT /quickAnswers/{id}": { expect: SIGNED_IN, body: () => ({ message: "Mensagem trocada" }) },
+  "DELETE /quickAnswers/{id}": { expect: SIGNED_IN, fresh: "quickAnswer" },
+
+  // settings
+  "GET /settings": { expect: SIGNED_IN },
+  "PUT /settings/{key}": { expect: ADMINS, body: () => ({ value: "smtp.example.com" }) },
+  "POST /settings/unlock": { expect: ADMINS, body: () => ({ password: "admin123" }) },
+  "GET /colors": { expect: PUBLIC },
+
+  // tags
+  "GET /tags": { expect: SIGNED_IN },
+  "POST /tags": { expect: ADMINS, body: (f) => ({ name: `Etiqueta ${f.seq()}`, color: "#123456" }) },
+  "PUT /tags/{id}": { expect: ADMINS, body: () => ({ color: "#654321" }) },
+  "DELETE /tags/{id}": { expect: ADMINS, fresh: "tag" },
+
+  // connections
+  "GET /whatsapp": { expect: SIGNED_IN },
+  "POST /whatsapp": { expect: ADMINS, body: (f) => ({ name: `Conexão ${f.seq()}`, type: "simulator" }) },
+  "GET /whatsapp/{id}": { expect: SIGNED_IN },
+  "PUT /whatsapp/{id}": { expect: ADMINS, body: () => ({ farewellMessage: "Tchau" }) },
+  "DELETE /whatsapp/{id}": { expect: ADMINS, fresh: "whatsapp" },
+  "POST /whatsapp/{id}/token": { expect: ADMINS },
+  "POST /whatsappsession/{id}": { expect: ADMINS },
+  "PUT /whatsappsession/{id}": { expect: ADMINS },
+  "DELETE /whatsappsession/{id}": { expect: ADMINS },
+  "GET /typebot/settings/{id}": { expect: ADMINS },
+  "PUT /typebot/settings/{id}": { expect: ADMINS, body: () => ({ enabled: false, baseUrl: "", slug: "" }) },
+
+  // tickets
+  "GET /tickets": { expect: SIGNED_IN },
+  "POST /tickets": { expect: CONTACT_SCOPED, body: (f, target) => ({ contactId: f.contact[target].id, status: "open" }) },
+  "GET /tickets/{id}": { expect: TICKET_SCOPED },
+  "PUT /tickets/{id}": { expect: TICKET_SCOPED, body: () => ({ transf: false }) },
+  "DELETE /tickets/{id}": { expect: ADMINS, fresh: "ticket" },
+  "GET /tickets/{id}/tags": { expect: TICKET_SCOPED },
+  "POST /tickets/{id}/tags": { expect: TICKET_SCOPED, body: (f) => ({ tagId: f.tag }) },
+  "PUT /tickets/{id}/tags": { expect: TICKET_SCOPED, body: (f) => ({ tagIds: [f.tag] }) },
+  "DELETE /tickets/{id}/tags/{tagId}": { expect: TICKET_SCOPED },
+
+  // messages
+  "GET /messages/{ticketId}": { expect: TICKET_SCOPED },
+  "POST /messages/{ticketId}": { expect: TICKET_SCOPED, body: () => ({ body: "mensagem do teste de permissões" }) },
+  "DELETE /messages/{id}": { expect: TICKET_SCOPED },
+  // 'Reenviar' (the own message did not fail: allowed callers get 409, refusals 403)
+  "POST /messages/{id}/resend": { expect: TICKET_SCOPED },
+  "POST /digitando/{ticketId}": { expect: TICKET_SCOPED },
+  "POST /digitando/stop/{ticketId}": { expect: TICKET_SCOPED },
+  "GET /media/{key}": { expect: PUBLIC }, // the unguessable key is the capability (<img> tags carry no token)
+
+  // the background machinery (dead jobs, what waits in the outbox and the journal)
+  "GET /jobs": { expect: ADMINS },
+  // the simulator (tests and demos; off in production)
+  "GET /simulator/api/connections": { expect: ADMINS },
+  "POST /simulator/api/connections": { expect: ADMINS, body: (f) => ({ name: `Simulador ${f.seq()}` }) },
+  "POST /simulator/api/connections/{id}/scan": { expect: ADMINS, body: () => ({ qrcode: "nao-e-este" }) },
+  "POST /simulator/api/connections/{id}/messages": { expect: ADMINS, body: () => ({ number: "5511988887777", body: "oi" }) },
+  "GET /simulator/api/connections/{id}/chats": { expect: ADMINS },
+  "GET /simulator/api/connections/{id}/chats/{number}": { expect: ADMINS },
+  "GET /simulator/api/connections/{id}/chats/{number}/media/{messageId}": { expect: ADMINS },
+  "POST /simulator/api/connections/{id}/chats/{number}/read": { expect: ADMINS },
+  "POST /simulator/api/connections/{id}/chats/{number}/typing": { expect: ADMINS, body: () => ({ typing: true }) },
+  "PUT /simulator/api/connections/{id}/chats/{number}/refused": { expect: ADMINS, body: () => ({ refused: false }) },
+
+  // hidden from the document
+  "GET /health": { expect: PUBLIC },
+  "GET /simulator": { expect: PUBLIC }, // the page; its API above is for admins
+};
+
+/** Routes the OpenAPI document does not list but the table covers. */
+export const HIDDEN_ROUTES = ["GET /health", "GET /simulator"];
