@@ -97,6 +97,31 @@ describe("POST /messages/:ticketId", () => {
     expect(ticket.body.lastMessage).toBe("Até amanhã");
   });
 
+  it("accepts what the original web client posts (read: 1, fromMe, mediaUrl, quotedMsg: null) and stays strict on the rest", async () => {
+    const tk = await openTicket(["posso pagar amanhã?"]);
+    const original = { read: 1, fromMe: true, mediaUrl: "", body: "Pode sim", quotedMsg: null };
+    const res = await api(t, agent.token, "POST", `/messages/${tk.id}`, original);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body[0]).toMatchObject({ fromMe: true, body: "Pode sim", ack: 0 });
+    await settle(t);
+    const phone = await phoneOf(sim, tk.number);
+    expect(phone[phone.length - 1]).toMatchObject({ fromMe: true, body: "Pode sim" });
+    expect((await api(t, agent.token, "POST", `/messages/${tk.id}`, { ...original, read: 0, fromMe: 0, extra: "ignored" })).status).toBe(200);
+    // what matters stays strict
+    const bad = [
+      { ...original, read: "yes" },
+      { ...original, read: 2 },
+      { ...original, body: 42 },
+      { ...original, quotedMsg: { id: "abc" } },
+      { ...original, body: "x".repeat(70_000) },
+    ];
+    for (const payload of bad) {
+      const r = await api(t, agent.token, "POST", `/messages/${tk.id}`, payload);
+      expect(r.status, JSON.stringify(payload).slice(0, 80)).toBe(400);
+      expect(r.body.error).toBe("ERR_VALIDATION");
+    }
+  });
+
   it("sends an image checked by content; a file that is not what it claims is refused", async () => {
     const tk = await openTicket();
     const form = multipart({ body: "segue o print" }, [{ field: "medias", name: "print.png", type: "image/png", data: PNG }]);

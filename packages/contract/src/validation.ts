@@ -23,6 +23,9 @@ export const queryBool = z
   .union([z.boolean(), z.enum(["true", "false", "1", "0"])])
   .transform((v) => v === true || v === "true" || v === "1");
 
+/** A JSON boolean as clients send it: true/false, or 1/0 (the original web client's `read: 1`). */
+export const jsonBool = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => v === true || v === 1);
+
 export function pageQuery(max: number, def: number) {
   return {
     pageNumber: z.coerce.number().int().min(1).default(1),
