@@ -106,7 +106,9 @@ describe("POST /messages/:ticketId", () => {
     await settle(t);
     const phone = await phoneOf(sim, tk.number);
     expect(phone[phone.length - 1]).toMatchObject({ fromMe: true, body: "Pode sim" });
-    expect((await api(t, agent.token, "POST", `/messages/${tk.id}`, { ...original, read: 0, fromMe: 0, extra: "ignored" })).status).toBe(200);
+    expect((await api(t, agent.token, "POST", `/messages/${tk.id}`, { ...original, read: 0, fromMe: 0, extra: "ignored" })).status).toBe(
+      200,
+    );
     // what matters stays strict
     const bad = [
       { ...original, read: "yes" },

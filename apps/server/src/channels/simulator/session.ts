@@ -6,6 +6,7 @@ import {
   type ChannelDeps,
   type ChannelFactory,
   ChannelSendError,
+  type ChannelContact,
   type ChannelSession,
   type OutboundContent,
   type QuotedRef,
@@ -293,6 +294,11 @@ export class SimulatorSession implements ChannelSession {
 
   chats(): Promise<SimChat[]> {
     return this.store.chats(this.whatsappId);
+  }
+
+  /** The simulated phone knows the customers who have a chat on it (groups are not people). */
+  async contacts(): Promise<ChannelContact[]> {
+    return (await this.chats()).filter((c) => !c.last?.groupId).map((c) => ({ number: c.number, ...(c.name && { name: c.name }) }));
   }
 
   /** What the customer's phone shows of a chat (the agent's and bot's messages are fromMe). */
