@@ -293,6 +293,8 @@ export const whatsappSessionPayload = z.object({
   status: connectionStatusSchema,
   qrcode: z.string(),
   retries: z.number(),
+  /** the linked phone's number; empty while none is linked */
+  number: z.string(),
   updatedAt: z.string(),
 });
 

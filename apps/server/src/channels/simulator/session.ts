@@ -138,9 +138,9 @@ export class SimulatorSession implements ChannelSession {
   }
 
   /** The simulator page scans the QR code shown for this connection. */
-  async scan(qrcode: string): Promise<boolean> {
+  async scan(qrcode: string, phoneNumber?: string): Promise<boolean> {
     if (this.status !== "qrcode" || !qrcode || qrcode !== this.qrcode) return false;
-    this.number = `5500000${String(this.whatsappId).padStart(6, "0")}`;
+    this.number = phoneNumber || `5500000${String(this.whatsappId).padStart(6, "0")}`;
     await this.deps.authState.set(new Map([[CREDS, JSON.stringify({ number: this.number, pairedAt: new Date().toISOString() })]]));
     await this.setStatus("CONNECTED");
     return true;

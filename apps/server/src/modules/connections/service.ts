@@ -277,6 +277,9 @@ export async function startAllSessions(ctx: AppContext, channels: ChannelManager
   for (const r of rows) await startSession(ctx, channels, r.id);
 }
 
+/** Reasons a session gives when its phone is unlinked (Baileys' policy, the simulator, DELETE /whatsappsession). */
+const LOGGED_OUT = new Set(["loggedOut", "logged out"]);
+
 /** A session reported its status: stored and announced (whatsappSession update). */
 export async function applyStatus(
   ctx: AppContext,
@@ -288,17 +291,26 @@ export async function applyStatus(
     .set({
       status: s.status,
       qrcode: s.status === "qrcode" ? (s.qrcode ?? "") : "",
-      ...(s.number !== undefined && s.number !== "" && { number: s.number }),
+      // the linked phone's number: set when it connects, gone once it is unlinked or a new QR code waits for a phone
+      ...(s.number !== undefined && s.number !== "" && s.status === "CONNECTED" && { number: s.number }),
+      ...((s.status === "qrcode" || LOGGED_OUT.has(s.reason ?? "")) && { number: "" }),
       ...(s.retries !== undefined ? { retries: s.retries } : s.status === "CONNECTED" ? { retries: 0 } : {}),
       ...(s.reason !== undefined && { disconnectReason: s.reason }),
       updatedAt: new Date(),
     })
     .where(eq(whatsapps.id, id))
-    .returning({ status: whatsapps.status, qrcode: whatsapps.qrcode, retries: whatsapps.retries, updatedAt: whatsapps.updatedAt });
+    .returning({
+      status: whatsapps.status,
+      qrcode: whatsapps.qrcode,
+      retries: whatsapps.retries,
+      number: whatsapps.number,
+      updatedAt: whatsapps.updatedAt,
+    });
   if (!row) return;
   ctx.events.publish("whatsapp.session", {
     id,
     status: row.status,
+    number: row.number ?? "",
     qrcode: row.qrcode,
     retries: row.retries,
     updatedAt: iso(row.updatedAt),
