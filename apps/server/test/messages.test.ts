@@ -13,6 +13,7 @@ import {
   type SimConnection,
   emitAck,
   listen,
+  nextEvent,
   recorder,
   settle,
   socketFor,
@@ -64,6 +65,30 @@ describe("GET /messages/:ticketId", () => {
     const capped = await api(t, agent.token, "GET", `/messages/${tk.id}?rowsPerPage=100000`);
     expect(capped.status).toBe(200);
     expect(capped.body.messages.length).toBeLessThanOrEqual(PAGE_SIZE.messages.max);
+  });
+
+  it("POST /messages/:ticketId/read: what arrives in the chat an agent is reading is read (count cleared, messages read, everyone told)", async () => {
+    const tk = await openTicket(["oi"]);
+    await api(t, agent.token, "GET", `/messages/${tk.id}`);
+    await customerSays(t, sim, tk.number, "chegou agora");
+    await customerSays(t, sim, tk.number, "e mais isto");
+    expect((await api(t, agent.token, "GET", `/tickets/${tk.id}`)).body.unreadMessages).toBe(2);
+    const cleared = nextEvent(t, "ticket.unreadCleared", (p) => p.ticket.id === tk.id);
+    const res = await api(t, agent.token, "POST", `/messages/${tk.id}/read`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: tk.id, unreadMessages: 0 });
+    await cleared;
+    const unread = await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from messages where ticket_id = ${tk.id} and not read`);
+    expect(unread.rows[0].n).toBe(0);
+    // nothing new: the same answer, nothing announced
+    expect((await api(t, agent.token, "POST", `/messages/${tk.id}/read`)).body.unreadMessages).toBe(0);
+    // an agent of another queue may not read it; unknown tickets are not found
+    const outsider = await t.createUser({ name: "Fora", queueIds: [await createQueue(t, "Outra")] });
+    await customerSays(t, sim, tk.number, "mais uma");
+    expect((await api(t, outsider.token, "POST", `/messages/${tk.id}/read`)).status).toBe(403);
+    expect((await api(t, agent.token, "GET", `/tickets/${tk.id}`)).body.unreadMessages).toBe(1);
+    expect((await api(t, agent.token, "POST", "/messages/999999/read")).body).toEqual({ error: "ERR_NO_TICKET_FOUND" });
+    expect((await t.app.inject({ method: "POST", url: `/messages/${tk.id}/read` })).statusCode).toBe(401);
   });
 
   it("answers ERR_NO_TICKET_FOUND for an unknown ticket and 400 for a bad id", async () => {
