@@ -14,6 +14,7 @@ import { EntityCard } from "../../../components/EntityCard";
 import { initials, useDebounced } from "../../../lib/hooks";
 import { flattenPages } from "../../../lib/infinite";
 import { infiniteListState } from "../../../lib/list-state";
+import { formatPhone } from "../../../lib/phone";
 import { toastSuccess } from "../../../lib/toast";
 import { useAuth } from "../../auth";
 import { useContacts, useContactsLive, useDeleteAllContacts, useDeleteContact } from "../api/contacts";
@@ -75,7 +76,7 @@ export default function ContactsPage() {
             </Avatar>
           }
           title={c.name}
-          subtitle={c.number ?? "—"}
+          subtitle={formatPhone(c.number) || "—"}
           onEdit={on.edit}
           onDelete={canDelete ? on.remove : undefined}
         >

@@ -20,6 +20,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../api/errors";
 import { toastSuccess } from "../../../lib/toast";
+import { formatPhone } from "../../../lib/phone";
 import { useImportContacts } from "../api/contacts";
 
 const STATUS_COLOR = { created: "success", updated: "info", skipped: "default", error: "error" } as const;
@@ -98,7 +99,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
                     <TableRow key={r.row}>
                       <TableCell>{r.row}</TableCell>
                       <TableCell>{r.name}</TableCell>
-                      <TableCell>{r.number}</TableCell>
+                      <TableCell>{formatPhone(r.number) || r.number}</TableCell>
                       <TableCell>
                         <Chip size="small" color={STATUS_COLOR[r.status]} label={t(`contacts.importDialog.status.${r.status}`)} />
                         {r.error && (
