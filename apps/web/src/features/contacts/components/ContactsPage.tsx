@@ -20,6 +20,7 @@ import { useAuth } from "../../auth";
 import { useContacts, useContactsLive, useDeleteAllContacts, useDeleteContact } from "../api/contacts";
 import { ContactDialog } from "./ContactDialog";
 import { ImportDialog } from "./ImportDialog";
+import { textOn } from "../../../lib/contrast";
 
 /** Besides the shared grid: the total count, CSV import (admin, superv) and delete/delete-all (admin only). */
 export default function ContactsPage() {
@@ -88,7 +89,7 @@ export default function ContactsPage() {
           {c.tags.length > 0 && (
             <Stack direction="row" spacing={0.5} sx={{ mt: 1, flexWrap: "wrap", rowGap: 0.5 }}>
               {c.tags.map((tag) => (
-                <Chip key={tag.id} size="small" label={tag.name} sx={{ bgcolor: tag.color, color: "#fff" }} />
+                <Chip key={tag.id} size="small" label={tag.name} sx={{ bgcolor: tag.color, color: textOn(tag.color) }} />
               ))}
             </Stack>
           )}
