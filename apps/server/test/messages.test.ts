@@ -78,7 +78,9 @@ describe("GET /messages/:ticketId", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: tk.id, unreadMessages: 0 });
     await cleared;
-    const unread = await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from messages where ticket_id = ${tk.id} and not read`);
+    const unread = await t.ctx.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from messages where ticket_id = ${tk.id} and not read`,
+    );
     expect(unread.rows[0].n).toBe(0);
     // nothing new: the same answer, nothing announced
     expect((await api(t, agent.token, "POST", `/messages/${tk.id}/read`)).body.unreadMessages).toBe(0);

@@ -87,9 +87,9 @@ export const contactNumberField = z
   .min(1, MSG.required)
   .min(8, MSG.tooShort)
   .max(50, MSG.tooLong)
-  .refine((v) => v === "" || /^[\d\s()+\-.]+$/.test(v), "Invalid number")
+  .refine((v) => v === "" || /^[\d\s()+\-.]+$/.test(v), MSG.invalidNumber)
   .transform((v) => normalizeNumber(v))
-  .refine((v) => v.length >= 8 && v.length <= 20, "Invalid number");
+  .refine((v) => v.length >= 8 && v.length <= 20, MSG.invalidNumber);
 
 export const extraInfoInput = z.object({
   name: z.string().trim().min(1, MSG.required).max(100, MSG.tooLong),

@@ -7,6 +7,8 @@ export const MSG = {
   required: "Required",
   invalidEmail: "Invalid email",
   obrigatorio: "Obrigatório*",
+  invalidNumber: "Invalid number",
+  inUse: "Already in use",
 } as const;
 
 /** A required, trimmed string with the spec's length messages. */

@@ -1,4 +1,4 @@
-import type { ConnectionStatus, Whatsapp, WhatsappBody, WhatsappUpdateBody } from "@balcao/contract";
+import { type ConnectionStatus, MSG, type Whatsapp, type WhatsappBody, type WhatsappUpdateBody } from "@balcao/contract";
 import { asc, count, eq, inArray, ne } from "drizzle-orm";
 import type { ChannelManager } from "../../channels/manager.js";
 import type { AppContext } from "../../context.js";
@@ -117,7 +117,7 @@ export async function defaultWhatsappId(db: DbOrTx): Promise<number> {
 
 function mapUnique(err: unknown): never {
   if (isUniqueViolation(err, "whatsapps_name_key")) throw new AppError("ERR_WAPP_NAME_ALREADY_EXISTS");
-  if (isUniqueViolation(err, "whatsapps_token_key")) throw new AppError("ERR_VALIDATION", 400, { token: ["Already in use"] });
+  if (isUniqueViolation(err, "whatsapps_token_key")) throw new AppError("ERR_VALIDATION", 400, { token: [MSG.inUse] });
   if (isUniqueViolation(err, "whatsapps_one_default")) throw new AppError("ERR_NO_OTHER_WHATSAPP");
   throw err;
 }

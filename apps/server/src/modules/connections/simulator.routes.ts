@@ -84,7 +84,13 @@ export function simulatorRoutes(ctx: AppContext, channels: ChannelManager, hub: 
           tags,
           params: idParam,
           // `number`: the simulated phone's own number (another phone than last time); by default one per connection
-          body: z.object({ qrcode: z.string().min(1).max(500), number: z.string().regex(/^\d{8,20}$/).optional() }),
+          body: z.object({
+            qrcode: z.string().min(1).max(500),
+            number: z
+              .string()
+              .regex(/^\d{8,20}$/)
+              .optional(),
+          }),
         },
       },
       async (req) => {

@@ -9,12 +9,16 @@ describe("message text", () => {
     expect(html("veja https://exemplo.com.br/fatura?id=1 agora")).toBe(
       'veja <a href="https://exemplo.com.br/fatura?id=1" target="_blank" rel="noopener noreferrer">https://exemplo.com.br/fatura?id=1</a> agora',
     );
-    expect(html("www.provedor.net")).toBe('<a href="https://www.provedor.net" target="_blank" rel="noopener noreferrer">www.provedor.net</a>');
+    expect(html("www.provedor.net")).toBe(
+      '<a href="https://www.provedor.net" target="_blank" rel="noopener noreferrer">www.provedor.net</a>',
+    );
   });
   it("the sentence's punctuation and marks stay outside the link", () => {
     expect(linkAt("(ver https://a.com/x).", 5)).toBe("https://a.com/x");
     expect(linkAt("https://pt.wikipedia.org/wiki/Brasil_(país)", 0)).toBe("https://pt.wikipedia.org/wiki/Brasil_(país)");
-    expect(html("*https://a.com*")).toBe('<strong><a href="https://a.com" target="_blank" rel="noopener noreferrer">https://a.com</a></strong>');
+    expect(html("*https://a.com*")).toBe(
+      '<strong><a href="https://a.com" target="_blank" rel="noopener noreferrer">https://a.com</a></strong>',
+    );
   });
   it("words that only look like addresses are text", () => {
     expect(html("whatsapp e http")).toBe("whatsapp e http");

@@ -26,7 +26,14 @@ type SessionUpdate = Pick<Whatsapp, "id" | "status" | "qrcode" | "retries" | "up
 export function applySession(list: Whatsapp[] | undefined, s: SessionUpdate): Whatsapp[] | undefined {
   return list?.map((w) =>
     w.id === s.id
-      ? { ...w, status: s.status, qrcode: s.qrcode, retries: s.retries, updatedAt: s.updatedAt, ...(s.number !== undefined && { number: s.number }) }
+      ? {
+          ...w,
+          status: s.status,
+          qrcode: s.qrcode,
+          retries: s.retries,
+          updatedAt: s.updatedAt,
+          ...(s.number !== undefined && { number: s.number }),
+        }
       : w,
   );
 }

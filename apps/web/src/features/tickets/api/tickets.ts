@@ -179,7 +179,11 @@ export function useTicketsLive() {
   // a new message moves the ticket; an update (a failed send, a resend) may change its preview's mark
   // the chat the agent is reading does not count up: the chat marks what arrives read (POST /messages/:id/read)
   useSocketEvent("appMessage", (p) =>
-    applyTicket(qc, beingRead(p.ticket, openTicket.id, document.visibilityState === "visible") ? { ...p.ticket, unreadMessages: 0 } : p.ticket, me),
+    applyTicket(
+      qc,
+      beingRead(p.ticket, openTicket.id, document.visibilityState === "visible") ? { ...p.ticket, unreadMessages: 0 } : p.ticket,
+      me,
+    ),
   );
 }
 

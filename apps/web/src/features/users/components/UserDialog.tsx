@@ -11,7 +11,7 @@ import { QueueMultiSelect } from "../../queues";
 import { useSaveUser } from "../api/users";
 
 /** Editing keeps the password when the field is left empty. */
-const userEditForm = userCreateBody.extend({ password: z.union([z.literal(""), passwordField]) });
+export const userEditForm = userCreateBody.extend({ password: z.union([z.literal(""), passwordField]) });
 type Values = z.input<typeof userEditForm>;
 
 const toValues = (u?: User | null): Values => ({

@@ -48,7 +48,9 @@ export default function UsersPage() {
                 {t("users.noQueues")}
               </Typography>
             ) : (
-              u.queues.map((queue) => <Chip key={queue.id} size="small" label={queue.name} sx={{ bgcolor: queue.color, color: textOn(queue.color) }} />)
+              u.queues.map((queue) => (
+                <Chip key={queue.id} size="small" label={queue.name} sx={{ bgcolor: queue.color, color: textOn(queue.color) }} />
+              ))
             )}
           </Stack>
         </EntityCard>
