@@ -9,12 +9,12 @@ import { crudScreen } from "../lib/crud.mjs";
 const screen = crudScreen({ path: "/contacts", heading: "Contatos", cardTestId: "contact-card", clock: true });
 const { dialog, card } = screen;
 
-test("create a contact: a too-short name is refused with 'Too Short!', then it saves", async () => {
+test("create a contact: a too-short name is refused with 'Muito curto!' (pt-BR, from the locale files), then it saves", async () => {
   await screen.add("Adicionar contato");
   await dialog().getByLabel("Nome").fill("A");
   await dialog().getByLabel("Número").fill("5511987650001");
   await screen.save();
-  await dialog().getByText("Too Short!").waitFor();
+  await dialog().getByText("Muito curto!").waitFor();
 
   const name = `Maria ${Date.now() % 100000} Souza`;
   await dialog().getByLabel("Nome").fill(name);

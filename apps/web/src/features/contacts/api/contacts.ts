@@ -34,6 +34,15 @@ export function useDeleteAllContacts() {
   });
 }
 
+/** POST /contacts/import without a file: the contacts the default connection's phone knows. */
+export function useImportPhoneContacts() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => http.post<ImportAnswer>("/contacts/import"),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: contactsKey }),
+  });
+}
+
 export function useImportContacts() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -1,4 +1,5 @@
 import type { ImportAnswer } from "@balcao/contract";
+import PhoneAndroidIcon from "@mui/icons-material/PhoneAndroid";
 import UploadFileIcon from "@mui/icons-material/UploadFile";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
@@ -21,11 +22,12 @@ import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../api/errors";
 import { toastSuccess } from "../../../lib/toast";
 import { formatPhone } from "../../../lib/phone";
-import { useImportContacts } from "../api/contacts";
+import { validationText } from "../../../lib/validation";
+import { useImportContacts, useImportPhoneContacts } from "../api/contacts";
 
 const STATUS_COLOR = { created: "success", updated: "info", skipped: "default", error: "error" } as const;
 
-/** Upload a CSV and show the per-row report the server answers. */
+/** Upload a CSV, or take the contacts of the connected phone, and show the per-row report the server answers. */
 export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const theme = useTheme();
@@ -33,6 +35,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
   const [file, setFile] = useState<File | null>(null);
   const [report, setReport] = useState<ImportAnswer | null>(null);
   const importer = useImportContacts();
+  const fromPhone = useImportPhoneContacts();
 
   useEffect(() => {
     if (open) {
@@ -52,7 +55,23 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
     }
   };
 
-  const rowError = (code?: string) => (code ? errorMessage(code, (k) => (i18n.exists(k) ? t(k) : undefined)) : "");
+  const importPhone = async () => {
+    try {
+      setFile(null);
+      setReport(await fromPhone.mutateAsync());
+      toastSuccess(t("contacts.importDialog.done"));
+    } catch {
+      // the shared handler already showed the toast
+    }
+  };
+
+  // "number: Invalid number" (a row the contact form would refuse): the field's name and the message, translated
+  const rowError = (code?: string) => {
+    if (!code) return "";
+    const field = /^(name|number|email): (.+)$/.exec(code);
+    if (field) return `${t(`contacts.importDialog.${field[1] === "email" ? "email" : field[1]}`)}: ${validationText(field[2])}`;
+    return errorMessage(code, (k) => (i18n.exists(k) ? t(k) : undefined));
+  };
 
   return (
     <Dialog open={open} onClose={onClose} fullScreen={fullScreen} fullWidth maxWidth="md" aria-labelledby="import-title">
@@ -78,6 +97,14 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
           <Typography variant="body2" noWrap sx={{ minWidth: 0, flex: 1 }}>
             {file?.name}
           </Typography>
+        </Box>
+        <Typography variant="body2" color="text.secondary" gutterBottom>
+          {t("contacts.importDialog.phoneHelp")}
+        </Typography>
+        <Box sx={{ my: 2 }}>
+          <Button variant="outlined" startIcon={<PhoneAndroidIcon />} onClick={() => void importPhone()} disabled={fromPhone.isPending}>
+            {t("contacts.importDialog.fromPhone")}
+          </Button>
         </Box>
         {report && (
           <>
