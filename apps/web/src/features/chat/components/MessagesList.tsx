@@ -34,6 +34,7 @@ export function MessagesList({ ticket, onReply }: { ticket: Ticket; onReply: (m:
   const ref = useRef<HTMLDivElement>(null);
   const anchor = useRef<{ fromBottom: number } | null>(null);
   const stick = useRef(true);
+  const lastTop = useRef(0);
   const lastId = messages[messages.length - 1]?.id;
   const pages = q.data?.pages.length ?? 0;
 
@@ -68,7 +69,12 @@ export function MessagesList({ ticket, onReply }: { ticket: Ticket; onReply: (m:
   const onScroll = useCallback(() => {
     const el = ref.current;
     if (!el) return;
-    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+    // only the user scrolling up lets go of the bottom: a picture growing the content below the
+    // view (before it is pinned again) is not the user leaving it
+    const up = el.scrollTop < lastTop.current - 1;
+    lastTop.current = el.scrollTop;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < 80) stick.current = true;
+    else if (up) stick.current = false;
     if (nearTop(el) && hasNextPage && !isFetchingNextPage && !anchor.current) {
       anchor.current = { fromBottom: el.scrollHeight - el.scrollTop };
       void fetchNextPage().then((r) => {
