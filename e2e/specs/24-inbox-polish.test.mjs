@@ -394,6 +394,7 @@ for (const theme of ["light", "dark"]) {
       await settled(page);
       await shot(page, `polish-tickets-${width}-${theme}`);
       await page.goto(`/tickets/${tickets[0].id}`);
+      await page.getByTestId("messages-list").getByText("As luzes estão piscando em vermelho").waitFor();
       await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="message-image"]')].every((i) => i.complete));
       await settled(page);
       await shot(page, `polish-chat-${width}-${theme}`);

@@ -97,8 +97,16 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
           borderBottom: 1,
           borderColor: "divider",
           minHeight: 56,
-          // one line each, in the case they are written in
-          "& .MuiTab-root": { minHeight: 56, minWidth: 0, px: 0.5, fontSize: 12, textTransform: "none", whiteSpace: "nowrap" },
+          // one line each from tablets up, in the case they are written in; a phone's quarter of 375 px may take two
+          "& .MuiTab-root": {
+            minHeight: 56,
+            minWidth: 0,
+            px: 0.5,
+            fontSize: 12,
+            lineHeight: 1.2,
+            textTransform: "none",
+            whiteSpace: { xs: "normal", sm: "nowrap" },
+          },
         }}
       >
         <Tab value="open" icon={<MoveToInboxIcon fontSize="small" />} label={t("tickets.tabs.open")} data-testid="tab-open" />
