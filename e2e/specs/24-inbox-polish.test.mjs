@@ -129,7 +129,11 @@ test("6. messages arriving in the chat the agent is reading are read: no unread 
     new MutationObserver(() => {
       for (const b of document.querySelectorAll('[data-testid="ticket-unread"]')) {
         const n = Number(b.textContent);
-        if (b.closest('[data-testid="ticket-item"]')?.textContent?.includes(document.querySelector('[data-testid="chat-contact-name"]')?.textContent ?? "@"))
+        if (
+          b
+            .closest('[data-testid="ticket-item"]')
+            ?.textContent?.includes(document.querySelector('[data-testid="chat-contact-name"]')?.textContent ?? "@")
+        )
           window.__unreadSeen = Math.max(window.__unreadSeen, n || 0);
       }
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
@@ -141,7 +145,10 @@ test("6. messages arriving in the chat the agent is reading are read: no unread 
   assert.equal(await row.getByTestId("ticket-unread").count(), 0, "no unread badge on the chat being read");
   assert.equal(await page.evaluate(() => window.__unreadSeen), 0, "the badge never showed");
   const stored = await admin.get(`/messages/${t.id}`);
-  assert.ok(stored.messages.filter((m) => !m.fromMe).every((m) => m.read), "the customer's messages are read");
+  assert.ok(
+    stored.messages.filter((m) => !m.fromMe).every((m) => m.read),
+    "the customer's messages are read",
+  );
 
   // in a hidden tab the chat is not being read: it counts up, and is read when the tab shows again
   await page.evaluate(() => {
@@ -254,7 +261,9 @@ test("11. the connection card follows the phone: a new QR clears the number, ano
   const page = await newPage(browser, { width: 1366, height: 800 });
   await signIn(page);
   await page.goto("/connections");
-  const card = page.getByTestId("connection-card").filter({ hasText: (await admin.get("/simulator/api/connections")).find((c) => c.id === sim.id).name });
+  const card = page
+    .getByTestId("connection-card")
+    .filter({ hasText: (await admin.get("/simulator/api/connections")).find((c) => c.id === sim.id).name });
   const numberOnCard = card.getByTestId("connection-number");
   await until(async () => (await numberOnCard.textContent())?.startsWith("+55"), "the first phone's number");
   const first = await numberOnCard.textContent();
@@ -303,7 +312,8 @@ test("13. validation messages are in the interface's language", async () => {
   await dialog.getByText("Muito curto!").first().waitFor();
   await dialog.getByText("Número inválido").waitFor();
   const text = (await dialog.textContent()) ?? "";
-  for (const english of ["Too Short", "Too Long", "Required", "Invalid", "expected"]) assert.ok(!text.includes(english), `"${english}" in: ${text}`);
+  for (const english of ["Too Short", "Too Long", "Required", "Invalid", "expected"])
+    assert.ok(!text.includes(english), `"${english}" in: ${text}`);
   await settled(page);
   await shot(page, "polish-contact-errors-1366-light");
   await page.context().close();
@@ -369,6 +379,10 @@ test("18. 'Importar do WhatsApp' adds the contacts the connected phone knows", a
   await page.goto("/contacts");
   await page.getByRole("button", { name: "Importar", exact: true }).click();
   const dialog = page.getByRole("dialog");
+  // several connections: this test's phone is chosen
+  const connName = (await admin.get("/simulator/api/connections")).find((c) => c.id === sim.id).name;
+  await dialog.getByLabel("Conexão").click();
+  await page.getByRole("option", { name: connName }).click();
   await dialog.getByRole("button", { name: "Importar do WhatsApp" }).click();
   await dialog.getByText(/criado\(s\)/).waitFor();
   await dialog.getByText(known).waitFor();

@@ -106,7 +106,9 @@ export const pt = {
       title: "Importar contatos",
       help: "Arquivo CSV com as colunas nome, número e email (o cabeçalho é opcional).",
       choose: "Escolher arquivo CSV",
-      phoneHelp: "Ou traga os contatos que o celular da conexão padrão conhece (agenda e conversas); os números já cadastrados ficam como estão.",
+      phoneHelp:
+        "Ou traga os contatos que o celular de uma conexão conhece (agenda e conversas); os números já cadastrados ficam como estão.",
+      connection: "Conexão",
       fromPhone: "Importar do WhatsApp",
       email: "Email",
       send: "Importar",

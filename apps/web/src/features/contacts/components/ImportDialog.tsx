@@ -6,6 +6,8 @@ import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Chip from "@mui/material/Chip";
 import Dialog from "@mui/material/Dialog";
+import MenuItem from "@mui/material/MenuItem";
+import TextField from "@mui/material/TextField";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
@@ -23,7 +25,7 @@ import { errorMessage } from "../../../api/errors";
 import { toastSuccess } from "../../../lib/toast";
 import { formatPhone } from "../../../lib/phone";
 import { validationText } from "../../../lib/validation";
-import { useImportContacts, useImportPhoneContacts } from "../api/contacts";
+import { useImportConnections, useImportContacts, useImportPhoneContacts } from "../api/contacts";
 
 const STATUS_COLOR = { created: "success", updated: "info", skipped: "default", error: "error" } as const;
 
@@ -36,11 +38,15 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
   const [report, setReport] = useState<ImportAnswer | null>(null);
   const importer = useImportContacts();
   const fromPhone = useImportPhoneContacts();
+  const connections = useImportConnections(open).data ?? [];
+  const [whatsappId, setWhatsappId] = useState<number | "">("");
+  const chosen = whatsappId || connections.find((w) => w.isDefault)?.id || "";
 
   useEffect(() => {
     if (open) {
       setFile(null);
       setReport(null);
+      setWhatsappId("");
     }
   }, [open]);
 
@@ -58,7 +64,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
   const importPhone = async () => {
     try {
       setFile(null);
-      setReport(await fromPhone.mutateAsync());
+      setReport(await fromPhone.mutateAsync(chosen || undefined));
       toastSuccess(t("contacts.importDialog.done"));
     } catch {
       // the shared handler already showed the toast
@@ -101,7 +107,23 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
         <Typography variant="body2" color="text.secondary" gutterBottom>
           {t("contacts.importDialog.phoneHelp")}
         </Typography>
-        <Box sx={{ my: 2 }}>
+        <Box sx={{ display: "flex", gap: 2, alignItems: "center", flexWrap: "wrap", my: 2 }}>
+          {connections.length > 1 && (
+            <TextField
+              select
+              size="small"
+              label={t("contacts.importDialog.connection")}
+              value={chosen}
+              onChange={(e) => setWhatsappId(Number(e.target.value))}
+              sx={{ minWidth: 220 }}
+            >
+              {connections.map((w) => (
+                <MenuItem key={w.id} value={w.id}>
+                  {w.name}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
           <Button variant="outlined" startIcon={<PhoneAndroidIcon />} onClick={() => void importPhone()} disabled={fromPhone.isPending}>
             {t("contacts.importDialog.fromPhone")}
           </Button>
