@@ -87,7 +87,8 @@ test("5. a chat with three images above the fold opens at its newest message, an
   await sim.say(number(1), "As luzes estão piscando em vermelho", name);
   await until(async () => (await admin.get(`/messages/${t.id}`)).messages.length >= 5, "the five messages");
 
-  for (const width of [1366, 375]) {
+  // the phone first: the wide screen then also scrolls up and gets one more message
+  for (const width of [375, 1366]) {
     const page = await newPage(browser, { width, height: width > 500 ? 800 : 740 });
     await signIn(page);
     // slow the pictures down: they arrive well after the chat has scrolled
@@ -110,6 +111,16 @@ test("5. a chat with three images above the fold opens at its newest message, an
     const box = await list.boundingBox();
     assert.ok(newest.y + newest.height <= box.y + box.height + 1, `the newest message is in view (${JSON.stringify({ newest, box })})`);
     await shot(page, `polish-chat-images-${width}-light`);
+    if (width === 1366) {
+      // the user scrolls up to read: what arrives then does not pull the view down
+      await list.evaluate((el) => {
+        el.scrollTop = 0;
+      });
+      await page.waitForFunction(() => document.querySelector('[data-testid="messages-list"]').scrollTop === 0);
+      await sim.say(number(1), "Mandei mais uma coisa", name);
+      await list.getByText("Mandei mais uma coisa").waitFor();
+      assert.ok((await list.evaluate((el) => el.scrollTop)) < 50, "the view stays where the user scrolled to");
+    }
     await page.context().close();
   }
 });
