@@ -76,7 +76,7 @@ test("import contacts from a CSV file shows the per-row report", async () => {
   );
   await page.getByRole("button", { name: "Importar" }).click();
   await dialog().getByTestId("import-file").setInputFiles(file);
-  await dialog().getByRole("button", { name: "Importar" }).click();
+  await dialog().getByRole("button", { name: "Importar", exact: true }).click();
   const summary = dialog().getByTestId("import-summary");
   await summary.waitFor();
   assert.match(await summary.textContent(), /3 linha\(s\): 2 criado\(s\)/);

@@ -406,7 +406,7 @@ test("18. 'Importar do WhatsApp' adds the contacts the connected phone knows", a
 
 for (const theme of ["light", "dark"]) {
   for (const width of [1366, 375]) {
-    test(`screenshots: tickets, chat, connections, login, ${theme}, ${width} px`, async () => {
+    test(`screenshots: tickets, chat, connections, contacts, login, ${theme}, ${width} px`, async () => {
       await admin.put("/settings/darkMode", { value: theme === "dark" ? "enabled" : "disabled" });
       const { tickets } = await admin.get(`/tickets?showAll=true&searchParam=${number(1)}`);
       const page = await newPage(browser, { width, height: width > 500 ? 800 : 740 });
@@ -427,6 +427,12 @@ for (const theme of ["light", "dark"]) {
       await page.getByTestId("connection-card").first().waitFor();
       await settled(page);
       await shot(page, `polish-connections-${width}-${theme}`);
+      await page.goto("/contacts");
+      await page.getByTestId("contact-card").first().waitFor();
+      await page.getByRole("button", { name: "Importar", exact: true }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Importar do WhatsApp" }).waitFor();
+      await settled(page);
+      await shot(page, `polish-contacts-import-${width}-${theme}`);
       await page.context().close();
     });
   }
