@@ -63,7 +63,8 @@ before(async () => {
   });
   token = (await r.json()).token;
   // yellow, the colour that read 1.40:1 with white text
-  const yellow = `#fdd8${Math.floor(Math.random() * 256)
+  // a yellow of its own (queue colours are unique): red fd, green c0–ef, blue 00–3f
+  const yellow = `#fd${(0xc0 + Math.floor(Math.random() * 48)).toString(16)}${Math.floor(Math.random() * 64)
     .toString(16)
     .padStart(2, "0")}`;
   queue = await admin.post("/queue", { name: unique("Plantão"), color: yellow, greetingMessage: "" });
