@@ -33,9 +33,9 @@ test("wrong credentials show the translated catalogue message and stay on /login
   await page.context().close();
 });
 
-test("the login form shows the spec's messages for an invalid email", async () => {
+test("the login form shows its messages in pt-BR for an invalid email", async () => {
   const page = await submitLogin("not-an-email", "x");
-  await page.getByText("Invalid email").waitFor();
+  await page.getByText("Email inválido").waitFor();
   await page.context().close();
 });
 

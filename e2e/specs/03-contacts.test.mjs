@@ -9,12 +9,12 @@ import { crudScreen } from "../lib/crud.mjs";
 const screen = crudScreen({ path: "/contacts", heading: "Contatos", cardTestId: "contact-card", clock: true });
 const { dialog, card } = screen;
 
-test("create a contact: a too-short name is refused with 'Too Short!', then it saves", async () => {
+test("create a contact: a too-short name is refused with 'Muito curto!' (pt-BR, from the locale files), then it saves", async () => {
   await screen.add("Adicionar contato");
   await dialog().getByLabel("Nome").fill("A");
   await dialog().getByLabel("Número").fill("5511987650001");
   await screen.save();
-  await dialog().getByText("Too Short!").waitFor();
+  await dialog().getByText("Muito curto!").waitFor();
 
   const name = `Maria ${Date.now() % 100000} Souza`;
   await dialog().getByLabel("Nome").fill(name);
@@ -76,7 +76,7 @@ test("import contacts from a CSV file shows the per-row report", async () => {
   );
   await page.getByRole("button", { name: "Importar" }).click();
   await dialog().getByTestId("import-file").setInputFiles(file);
-  await dialog().getByRole("button", { name: "Importar" }).click();
+  await dialog().getByRole("button", { name: "Importar", exact: true }).click();
   const summary = dialog().getByTestId("import-summary");
   await summary.waitFor();
   assert.match(await summary.textContent(), /3 linha\(s\): 2 criado\(s\)/);

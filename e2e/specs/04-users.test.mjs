@@ -5,7 +5,7 @@ import { crudScreen } from "../lib/crud.mjs";
 const screen = crudScreen({ path: "/users", heading: "Usuários", cardTestId: "user-card" });
 const { dialog, card } = screen;
 
-test("create, edit and delete a user; an invalid email shows 'Invalid email'", async () => {
+test("create, edit and delete a user; an invalid email shows 'Email inválido'", async () => {
   const { page } = screen;
   const name = unique("Carla Atendente");
   await screen.add("Adicionar usuário");
@@ -13,7 +13,7 @@ test("create, edit and delete a user; an invalid email shows 'Invalid email'", a
   await dialog().getByLabel("Email").fill("carla-at-example");
   await dialog().getByLabel("Senha").fill("segredo1");
   await screen.save();
-  await dialog().getByText("Invalid email").waitFor();
+  await dialog().getByText("Email inválido").waitFor();
 
   await dialog().getByLabel("Email").fill(`carla-${Date.now()}@example.com`);
   await dialog().getByLabel("Perfil").click();

@@ -4,13 +4,13 @@ import { crudScreen } from "../lib/crud.mjs";
 const screen = crudScreen({ path: "/quickAnswers", heading: "Respostas rápidas", cardTestId: "quick-answer-card" });
 const { dialog, card } = screen;
 
-test("create, edit and delete a quick answer; a short message shows 'Too Short!'", async () => {
+test("create, edit and delete a quick answer; a short message shows 'Muito curto!'", async () => {
   const shortcut = `bomdia${Date.now() % 100000}`;
   await screen.add("Adicionar resposta");
   await dialog().getByLabel("Atalho").fill(shortcut);
   await dialog().getByLabel("Mensagem").fill("Oi");
   await screen.save();
-  await dialog().getByText("Too Short!").waitFor();
+  await dialog().getByText("Muito curto!").waitFor();
 
   await dialog().getByLabel("Mensagem").fill("Bom dia! Como posso ajudar?");
   await screen.save("Resposta rápida salva com sucesso");

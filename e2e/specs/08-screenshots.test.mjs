@@ -107,7 +107,7 @@ test("contacts at 375 px: the drawer collapses and dialogs go full screen", asyn
   const dialog = page.getByRole("dialog");
   await dialog.waitFor();
   await dialog.getByRole("button", { name: "Salvar" }).click();
-  await dialog.getByText("Required").first().waitFor();
+  await dialog.getByText("Obrigatório", { exact: true }).first().waitFor();
   await settled(page);
   const box = await page.locator(".MuiDialog-paper").boundingBox();
   assert.equal(Math.round(box.width), 375, "the dialog is full width");

@@ -139,7 +139,7 @@ test("create: a too-short name, the greeting rule with two queues, Typebot needs
   const dialog = page.getByRole("dialog");
   await dialog.getByLabel("Nome").fill("A");
   await dialog.getByRole("button", { name: "Salvar" }).click();
-  await dialog.getByText("Too Short!").waitFor();
+  await dialog.getByText("Muito curto!").waitFor();
 
   const name = unique("Matriz");
   await dialog.getByLabel("Nome").fill(name);

@@ -213,7 +213,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     authRoutes(ctx),
     userRoutes(ctx, guard),
     queueRoutes(ctx, guard),
-    contactRoutes(ctx, guard),
+    contactRoutes(conv, guard),
     quickAnswerRoutes(ctx, guard),
     settingRoutes(ctx, guard),
     tagRoutes(ctx, guard),

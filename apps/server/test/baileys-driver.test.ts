@@ -228,6 +228,42 @@ describe("baileys driver: pairing and lifecycle", () => {
     expect(t.sockets).toHaveLength(1);
   });
 
+  it("keeps the phone's contacts from contacts.upsert/update and history sync, across a restart; a logout forgets them", async () => {
+    const t = setup();
+    const s = await connected(t);
+    s.emit("messaging-history.set", {
+      chats: [],
+      messages: [],
+      contacts: [
+        { id: "5511911112222@s.whatsapp.net", notify: "Carla (perfil)" },
+        { id: `${LID}@lid`, notify: "Só LID" },
+        { id: "120363000000000000@g.us", name: "Um grupo" },
+      ],
+    });
+    s.emit("contacts.upsert", [{ id: "5511911112222@s.whatsapp.net", name: "Carla Souza" }]);
+    // the LID-only person's number becomes known: one entry, with both
+    s.emit("contacts.update", [{ id: `${LID}@lid`, phoneNumber: `${PN}@s.whatsapp.net` }]);
+    await flush();
+    const byNumber = (list: { number?: string }[]) => [...list].sort((a, b) => (a.number ?? "").localeCompare(b.number ?? ""));
+    const expected = [
+      { number: "5511911112222", name: "Carla Souza" },
+      { number: PN, lid: LID, name: "Só LID" },
+    ];
+    expect(byNumber(await t.session.contacts!())).toEqual(expected);
+
+    // another process (or a restart) reads them back from the store
+    await t.session.stop();
+    const again = setup({ store: t.store });
+    expect(byNumber(await again.session.contacts!())).toEqual(expected);
+
+    await again.session.start();
+    again.last().open();
+    await flush();
+    await again.session.logout();
+    expect(await again.session.contacts!()).toEqual([]);
+    expect(again.store.data.size).toBe(0);
+  });
+
   it("stop() ends the socket, keeps the auth and says nothing", async () => {
     const t = setup();
     const s = await connected(t);

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { whatsapps } from "../src/db/schema/index.js";
 import { createAuthStateStore } from "../src/modules/connections/auth-state.js";
-import { api, createQueue, listen, pairedSimulator, socketFor } from "./conversation-kit.js";
+import { api, createQueue, listen, pairedSimulator, recorder, socketFor } from "./conversation-kit.js";
 import { createTestApp, type TestApp } from "./helpers.js";
 
 let t: TestApp;
@@ -124,6 +124,35 @@ describe("/whatsappsession", () => {
     expect(await session?.scan(qr2.qrcode)).toBe(true);
     await t.channels.idle();
     expect((await status()).status).toBe("CONNECTED");
+  });
+
+  it("the connection's number follows the phone: another phone's number after pairing again, none after a logout or while a new QR waits", async () => {
+    const sim = await pairedSimulator(t, { name: "Troca de celular" });
+    const status = async () => (await api(t, t.adminToken, "GET", `/whatsapp/${sim.whatsappId}`)).body;
+    expect((await status()).number).toMatch(/^\d+$/);
+    const socket = await socketFor(await listen(t), t.adminToken);
+    const sessions = recorder<{ session: { id: number; status: string; number: string } }>(socket, "whatsappSession");
+    const announced = (status: string, number: string) =>
+      sessions.waitFor((p) => p.session.id === sim.whatsappId && p.session.status === status && p.session.number === number);
+    try {
+      // a new QR code: the old phone is unlinked
+      await api(t, t.adminToken, "PUT", `/whatsappsession/${sim.whatsappId}`);
+      await t.channels.idle();
+      expect(await status()).toMatchObject({ status: "qrcode", number: "" });
+      await announced("qrcode", "");
+      // another phone scans it
+      expect(await sim.session.scan((await status()).qrcode, "5511988887777")).toBe(true);
+      await t.channels.idle();
+      expect(await status()).toMatchObject({ status: "CONNECTED", number: "5511988887777" });
+      await announced("CONNECTED", "5511988887777");
+      // disconnected from the product: no phone any more
+      await api(t, t.adminToken, "DELETE", `/whatsappsession/${sim.whatsappId}`);
+      await t.channels.idle();
+      expect(await status()).toMatchObject({ status: "DISCONNECTED", number: "" });
+      await announced("DISCONNECTED", "");
+    } finally {
+      socket.close();
+    }
   });
 });
 

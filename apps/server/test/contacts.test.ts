@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { customerSays, pairedSimulator } from "./conversation-kit.js";
 import { bearer, createTestApp, type TestApp } from "./helpers.js";
 
 let t: TestApp;
@@ -154,6 +155,63 @@ describe("contacts", () => {
     const res = await importCsv("contacts.csv", png);
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe("ERR_INVALID_FILE");
+  });
+
+  it("POST /contacts/import without a file imports the contacts the connected phone knows; known numbers are kept as they are", async () => {
+    // nothing to ask yet: no connection
+    const none = await t.app.inject({ method: "POST", url: "/contacts/import", headers: bearer(t.adminToken) });
+    expect(none.statusCode).toBe(404);
+    expect(none.json()).toEqual({ error: "ERR_NO_DEF_WAPP_FOUND" });
+
+    const sim = await pairedSimulator(t, { isDefault: true });
+    await customerSays(t, sim, "5511977770001", "oi", { name: "Fernanda Lima" });
+    await customerSays(t, sim, "5511977770002", "bom dia", { name: "Gustavo Reis" });
+    await customerSays(t, sim, "5511977770003", "no grupo", { name: "Helena", groupId: "120363000000000099" });
+    // the phone's contacts were deleted here; one of them was added again by hand with another name
+    await t.app.inject({ method: "DELETE", url: "/contacts/all", headers: bearer(t.adminToken) });
+    const kept = await t.app.inject({
+      method: "POST",
+      url: "/contacts",
+      headers: bearer(t.adminToken),
+      payload: { name: "Gustavo (cliente VIP)", number: "5511977770002" },
+    });
+    expect(kept.statusCode).toBe(200);
+
+    // what the original client sends: no body at all
+    const res = await t.app.inject({ method: "POST", url: "/contacts/import", headers: bearer(t.adminToken) });
+    expect(res.statusCode, res.body).toBe(200);
+    const report = res.json();
+    expect(report).toMatchObject({ total: 2, created: 1, skipped: 1, updated: 0, errors: 0 });
+    expect(report.rows.find((r: { number: string }) => r.number === "5511977770002")).toMatchObject({
+      status: "skipped",
+      contactId: kept.json().id,
+    });
+    const search = async (q: string) =>
+      (await t.app.inject({ method: "GET", url: `/contacts?searchParam=${q}`, headers: bearer(t.adminToken) })).json().contacts;
+    expect(await search("5511977770001")).toMatchObject([{ name: "Fernanda Lima", number: "5511977770001" }]);
+    expect(await search("5511977770002")).toMatchObject([{ name: "Gustavo (cliente VIP)" }]);
+    // a group is not a person of the address book
+    expect(await search("120363000000000099")).toEqual([]);
+
+    // again: everything is known now; a named connection works too
+    const twice = await t.app.inject({
+      method: "POST",
+      url: "/contacts/import",
+      headers: bearer(t.adminToken),
+      payload: { whatsappId: sim.whatsappId },
+    });
+    expect(twice.json()).toMatchObject({ created: 0, skipped: 2 });
+    const unknown = await t.app.inject({
+      method: "POST",
+      url: "/contacts/import",
+      headers: bearer(t.adminToken),
+      payload: { whatsappId: 999999 },
+    });
+    expect(unknown.json()).toEqual({ error: "ERR_NO_WAPP_FOUND" });
+    // agents may not import
+    const agent = await t.createUser({ name: "Agente Import" });
+    const refused = await t.app.inject({ method: "POST", url: "/contacts/import", headers: bearer(agent.token) });
+    expect(refused.statusCode).toBe(403);
   });
 
   it("DELETE /contacts/all removes every contact (admin)", async () => {

@@ -13,6 +13,7 @@ import {
   type SimConnection,
   emitAck,
   listen,
+  nextEvent,
   recorder,
   settle,
   socketFor,
@@ -66,6 +67,32 @@ describe("GET /messages/:ticketId", () => {
     expect(capped.body.messages.length).toBeLessThanOrEqual(PAGE_SIZE.messages.max);
   });
 
+  it("POST /messages/:ticketId/read: what arrives in the chat an agent is reading is read (count cleared, messages read, everyone told)", async () => {
+    const tk = await openTicket(["oi"]);
+    await api(t, agent.token, "GET", `/messages/${tk.id}`);
+    await customerSays(t, sim, tk.number, "chegou agora");
+    await customerSays(t, sim, tk.number, "e mais isto");
+    expect((await api(t, agent.token, "GET", `/tickets/${tk.id}`)).body.unreadMessages).toBe(2);
+    const cleared = nextEvent(t, "ticket.unreadCleared", (p) => p.ticket.id === tk.id);
+    const res = await api(t, agent.token, "POST", `/messages/${tk.id}/read`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: tk.id, unreadMessages: 0 });
+    await cleared;
+    const unread = await t.ctx.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from messages where ticket_id = ${tk.id} and not read`,
+    );
+    expect(unread.rows[0].n).toBe(0);
+    // nothing new: the same answer, nothing announced
+    expect((await api(t, agent.token, "POST", `/messages/${tk.id}/read`)).body.unreadMessages).toBe(0);
+    // an agent of another queue may not read it; unknown tickets are not found
+    const outsider = await t.createUser({ name: "Fora", queueIds: [await createQueue(t, "Outra")] });
+    await customerSays(t, sim, tk.number, "mais uma");
+    expect((await api(t, outsider.token, "POST", `/messages/${tk.id}/read`)).status).toBe(403);
+    expect((await api(t, agent.token, "GET", `/tickets/${tk.id}`)).body.unreadMessages).toBe(1);
+    expect((await api(t, agent.token, "POST", "/messages/999999/read")).body).toEqual({ error: "ERR_NO_TICKET_FOUND" });
+    expect((await t.app.inject({ method: "POST", url: `/messages/${tk.id}/read` })).statusCode).toBe(401);
+  });
+
   it("answers ERR_NO_TICKET_FOUND for an unknown ticket and 400 for a bad id", async () => {
     expect((await api(t, agent.token, "GET", "/messages/999999")).body).toEqual({ error: "ERR_NO_TICKET_FOUND" });
     expect((await api(t, agent.token, "GET", "/messages/abc")).status).toBe(400);
@@ -95,6 +122,33 @@ describe("POST /messages/:ticketId", () => {
     // the list shows the words as a person reads them, without the signature markup
     const ticket = await api(t, agent.token, "GET", `/tickets/${tk.id}`);
     expect(ticket.body.lastMessage).toBe("Até amanhã");
+  });
+
+  it("accepts what the original web client posts (read: 1, fromMe, mediaUrl, quotedMsg: null) and stays strict on the rest", async () => {
+    const tk = await openTicket(["posso pagar amanhã?"]);
+    const original = { read: 1, fromMe: true, mediaUrl: "", body: "Pode sim", quotedMsg: null };
+    const res = await api(t, agent.token, "POST", `/messages/${tk.id}`, original);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body[0]).toMatchObject({ fromMe: true, body: "Pode sim", ack: 0 });
+    await settle(t);
+    const phone = await phoneOf(sim, tk.number);
+    expect(phone[phone.length - 1]).toMatchObject({ fromMe: true, body: "Pode sim" });
+    expect((await api(t, agent.token, "POST", `/messages/${tk.id}`, { ...original, read: 0, fromMe: 0, extra: "ignored" })).status).toBe(
+      200,
+    );
+    // what matters stays strict
+    const bad = [
+      { ...original, read: "yes" },
+      { ...original, read: 2 },
+      { ...original, body: 42 },
+      { ...original, quotedMsg: { id: "abc" } },
+      { ...original, body: "x".repeat(70_000) },
+    ];
+    for (const payload of bad) {
+      const r = await api(t, agent.token, "POST", `/messages/${tk.id}`, payload);
+      expect(r.status, JSON.stringify(payload).slice(0, 80)).toBe(400);
+      expect(r.body.error).toBe("ERR_VALIDATION");
+    }
   });
 
   it("sends an image checked by content; a file that is not what it claims is refused", async () => {

@@ -135,6 +135,7 @@ export const PERMISSIONS: Record<string, Row> = {
   "DELETE /messages/{id}": { expect: TICKET_SCOPED },
   // 'Reenviar' (the own message did not fail: allowed callers get 409, refusals 403)
   "POST /messages/{id}/resend": { expect: TICKET_SCOPED },
+  "POST /messages/{ticketId}/read": { expect: TICKET_SCOPED },
   "POST /digitando/{ticketId}": { expect: TICKET_SCOPED },
   "POST /digitando/stop/{ticketId}": { expect: TICKET_SCOPED },
   "GET /media/{key}": { expect: PUBLIC }, // the unguessable key is the capability (<img> tags carry no token)

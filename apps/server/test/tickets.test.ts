@@ -279,11 +279,30 @@ describe("GET /tickets", () => {
     expect(ids(unread.body)).not.toContain(waiting);
     expect(ids(unread.body)).toContain(otherQueue);
     const created = (await api(t, t.adminToken, "GET", `/tickets/${waiting}`)).body.createdAt as string;
-    const d = new Date(created);
-    const local = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+    // the day the ticket was created on in the product's zone (São Paulo by default)
+    const local = new Date(created).toLocaleDateString("sv-SE", { timeZone: "America/Sao_Paulo" });
     expect(ids((await api(t, t.adminToken, "GET", `/tickets?showAll=true&date=${local}&rowsPerPage=200`)).body)).toContain(waiting);
     expect((await api(t, t.adminToken, "GET", "/tickets?showAll=true&date=2001-01-01")).body.tickets).toEqual([]);
     expect((await api(t, t.adminToken, "GET", "/tickets?queueIds=abc")).status).toBe(400);
+  });
+
+  it("date: a day or an ISO date-time (the original dashboard's), read as a local day in the product's zone", async () => {
+    const late = await pendingTicket(simSupport, "tarde da noite");
+    // 23:30 on 22 Nov in São Paulo is already 23 Nov in UTC
+    await t.ctx.db.execute(sql`update tickets set created_at = '2026-11-23T02:30:00Z' where id = ${late.id}`);
+    const day = async (date: string) => {
+      const res = await api(t, t.adminToken, "GET", `/tickets?showAll=true&rowsPerPage=200&date=${encodeURIComponent(date)}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return ids(res.body);
+    };
+    expect(await day("2026-11-22")).toContain(late.id);
+    expect(await day("2026-11-23")).not.toContain(late.id);
+    // what the original client sends: 21:06 on 22 Nov in São Paulo
+    expect(await day("2026-11-23T00:06:20.919Z")).toContain(late.id);
+    expect(await day("2026-11-22T23:59:00-03:00")).toContain(late.id);
+    expect(await day("2026-11-23T09:00:00")).not.toContain(late.id);
+    expect((await api(t, t.adminToken, "GET", "/tickets?date=2026-02-30")).status).toBe(400);
+    expect((await api(t, t.adminToken, "GET", "/tickets?date=ontem")).status).toBe(400);
   });
 
   it("the lists are served by the ticket indexes: EXPLAIN of the statements the service really sends", async () => {

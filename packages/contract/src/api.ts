@@ -13,7 +13,7 @@ import {
   userSchema,
   whatsappSchema,
 } from "./entities.js";
-import { MAX_ID, MSG, emailField, idSchema, idText, pageQuery, queryBool, requiredText } from "./validation.js";
+import { jsonBool, MAX_ID, MSG, emailField, idSchema, idText, pageQuery, queryBool, requiredText } from "./validation.js";
 
 // ---------- auth (core §4, §7) ----------
 export const loginBody = z.object({
@@ -89,9 +89,9 @@ export const contactNumberField = z
   .min(1, MSG.required)
   .min(8, MSG.tooShort)
   .max(50, MSG.tooLong)
-  .refine((v) => v === "" || /^[\d\s()+\-.]+$/.test(v), "Invalid number")
+  .refine((v) => v === "" || /^[\d\s()+\-.]+$/.test(v), MSG.invalidNumber)
   .transform((v) => normalizeNumber(v))
-  .refine((v) => v.length >= 8 && v.length <= 20, "Invalid number");
+  .refine((v) => v.length >= 8 && v.length <= 20, MSG.invalidNumber);
 
 export const extraInfoInput = z.object({
   name: z.string().trim().min(1, MSG.required).max(100, MSG.tooLong),
@@ -176,9 +176,10 @@ export const ticketsQuery = z.object({
   searchParam: z.string().trim().max(100).default(""),
   ...pageQuery(PAGE_SIZE.tickets.max, PAGE_SIZE.tickets.default),
   status: ticketStatusSchema.optional(),
+  /** A day ("2026-11-23") or a date-time ("2026-11-23T00:06:20.919Z"): the local day it falls on in the product's zone. */
   date: z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .regex(/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i)
     .optional(),
   showAll: queryBool.default(false),
   /** JSON array ("[1,2]") as the original client sends, or a comma list. */
@@ -236,12 +237,17 @@ export const messagesAnswer = z.object({
   hasMore: z.boolean(),
 });
 export type MessagesAnswer = z.infer<typeof messagesAnswer>;
+/**
+ * What the spec's client posts: `{ read, fromMe, mediaUrl, body, quotedMsg }`, with `read: 1` and
+ * `quotedMsg: null` as the original client sends them; other fields are ignored. The text and the
+ * quoted message's id stay strict.
+ */
 export const messageSendBody = z.object({
   body: z.string().max(65_536, MSG.tooLong).default(""),
   quotedMsg: z.object({ id: idSchema }).passthrough().nullish(),
-  fromMe: z.boolean().optional(),
-  read: z.boolean().optional(),
-  mediaUrl: z.string().optional(),
+  fromMe: jsonBool.optional(),
+  read: jsonBool.optional(),
+  mediaUrl: z.string().max(2000).nullish(),
 });
 export type MessageSendBody = z.input<typeof messageSendBody>;
 
@@ -305,6 +311,8 @@ export const whatsappSessionPayload = z.object({
   status: connectionStatusSchema,
   qrcode: z.string(),
   retries: z.number(),
+  /** the linked phone's number; empty while none is linked */
+  number: z.string(),
   updatedAt: z.string(),
 });
 

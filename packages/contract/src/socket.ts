@@ -25,7 +25,7 @@ export interface ServerToClientEvents {
   whatsapp: (p: { action: "update"; whatsapp: Whatsapp } | { action: "delete"; whatsappId: number }) => void;
   whatsappSession: (p: {
     action: "update";
-    session: { id: number; status: ConnectionStatus; qrcode: string; retries: number; updatedAt: string };
+    session: { id: number; status: ConnectionStatus; qrcode: string; retries: number; number: string; updatedAt: string };
   }) => void;
   /** someone types in a ticket the socket watches: the customer (no name), or another agent (their name) */
   typing: (p: { ticketId: number; typing: boolean; name?: string }) => void;

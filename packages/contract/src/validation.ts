@@ -7,6 +7,8 @@ export const MSG = {
   required: "Required",
   invalidEmail: "Invalid email",
   obrigatorio: "Obrigatório*",
+  invalidNumber: "Invalid number",
+  inUse: "Already in use",
 } as const;
 
 /** A required, trimmed string with the spec's length messages. */
@@ -30,6 +32,9 @@ export const emailField = z.string({ error: MSG.required }).trim().toLowerCase()
 export const queryBool = z
   .union([z.boolean(), z.enum(["true", "false", "1", "0"])])
   .transform((v) => v === true || v === "true" || v === "1");
+
+/** A JSON boolean as clients send it: true/false, or 1/0 (the original web client's `read: 1`). */
+export const jsonBool = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => v === true || v === 1);
 
 export function pageQuery(max: number, def: number) {
   return {

@@ -146,6 +146,18 @@ export interface ChannelSession {
   checkNumber(number: string): Promise<{ exists: boolean; number?: string; lid?: string }>;
   profilePictureUrl(to: Address): Promise<string | undefined>;
   rejectCall(callId: string, from: Address): Promise<void>;
+  /**
+   * The people the connected phone knows (its address book and chats), as the engine learned them;
+   * kept across restarts, forgotten on logout. Optional.
+   */
+  contacts?(): Promise<ChannelContact[]>;
+}
+
+/** A person the phone knows: a number and/or a LID, and the name saved on the phone (or their own). */
+export interface ChannelContact {
+  number?: string;
+  lid?: string;
+  name?: string;
 }
 
 /** Key-value store for an engine's auth state, backed by the database (transactional writes). */

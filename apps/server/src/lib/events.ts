@@ -38,7 +38,7 @@ export interface DomainEvents {
   "message.failed": { messageId: number; whatsappId: number; reason: string };
   "whatsapp.saved": { whatsapp: Whatsapp };
   "whatsapp.deleted": { whatsappId: number };
-  "whatsapp.session": { id: number; status: ConnectionStatus; qrcode: string; retries: number; updatedAt: string };
+  "whatsapp.session": { id: number; status: ConnectionStatus; qrcode: string; retries: number; number: string; updatedAt: string };
   /** someone is typing in a ticket: an agent (userId) or the customer (from the channel's presence) */
   "ticket.typing": { ticketId: number; typing: boolean; userId?: number; name?: string };
 }

@@ -31,13 +31,18 @@ function AppTheme({ children }: { children: ReactNode }) {
   );
 }
 
+/**
+ * Toasts at the bottom, clear of the top bar's controls: at the left on desktops (below the
+ * drawer's entries and the end of the list, away from the chat's send button), across the bottom
+ * on phones.
+ */
 function Toasts({ children }: { children: ReactNode }) {
   const narrow = useMediaQuery("(max-width:599.95px)");
   return (
     <SnackbarProvider
       maxSnack={3}
       autoHideDuration={TOAST_AUTO_CLOSE_MS}
-      anchorOrigin={{ vertical: narrow ? "bottom" : "top", horizontal: narrow ? "center" : "right" }}
+      anchorOrigin={{ vertical: "bottom", horizontal: narrow ? "center" : "left" }}
     >
       {children}
     </SnackbarProvider>

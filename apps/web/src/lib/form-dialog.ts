@@ -1,10 +1,10 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect } from "react";
 import { type DefaultValues, type FieldValues, type Path, useForm } from "react-hook-form";
 import type { z } from "zod";
 import { fieldProps } from "./fields";
 import { showSaveError } from "./forms";
 import { toastSuccess } from "./toast";
+import { localizedResolver } from "./validation";
 
 interface EntityFormOptions<E, V extends FieldValues, O> {
   /** Each time the dialog opens, the form is reset to `toValues(entity)` (a stable function). */
@@ -32,7 +32,7 @@ export function useEntityForm<E, V extends FieldValues, O>({
   saved,
   onClose,
 }: EntityFormOptions<E, V, O>) {
-  const form = useForm<V, unknown, O>({ resolver: zodResolver(schema), defaultValues: toValues(entity) as DefaultValues<V> });
+  const form = useForm<V, unknown, O>({ resolver: localizedResolver(schema), defaultValues: toValues(entity) as DefaultValues<V> });
   const { reset, setError, handleSubmit } = form;
   const { errors, isSubmitting } = form.formState;
 

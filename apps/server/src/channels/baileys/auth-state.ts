@@ -30,6 +30,8 @@ export interface StoredAuthState {
   restored: boolean;
   /** Writes the current creds (call on every `creds.update`). */
   saveCreds(): Promise<void>;
+  /** Writes other entries of the session (its contact book) in the same order as the keys. */
+  save(entries: Map<string, string | null>): Promise<void>;
   /** Resolves when every write queued so far has landed (or failed). */
   flushed(): Promise<void>;
   /** Drops every later write: the store was cleared and this state must not bring it back. */
@@ -84,6 +86,7 @@ export async function loadAuthState(store: AuthStateStore): Promise<StoredAuthSt
     state,
     restored: Boolean(text),
     saveCreds: () => write(new Map([[CREDS_KEY, encodeValue(creds)]])),
+    save: (entries) => write(entries),
     flushed: () => writes.then(() => undefined),
     discard: () => {
       discarded = true;

@@ -1,5 +1,5 @@
 import { BufferJSON, downloadMediaMessage, makeWASocket } from "baileys";
-import type { BaileysEventMap, WAMessage } from "baileys";
+import type { BaileysEventMap, Contact, WAMessage } from "baileys";
 import type { ConnectionStatus } from "@balcao/contract";
 import {
   type Address,
@@ -11,9 +11,11 @@ import {
   type QuotedRef,
   type SendOptions,
   type SentMessage,
+  type ChannelContact,
 } from "../channel.js";
 import { addressToJid, digitsOnly, parseJid, personFromJids, personJid, PN_SERVER, STATUS_BROADCAST } from "./address.js";
 import { loadAuthState, type StoredAuthState } from "./auth-state.js";
+import { CONTACTS_KEY, ContactBook } from "./contacts.js";
 import { baileysLogger } from "./logger.js";
 import { acksFromReceipts, acksFromUpdates, normalizeCall, normalizeMessage, toDate } from "./normalize.js";
 import { toBaileysContent, toQuotedMessage } from "./outbound.js";
@@ -108,6 +110,9 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
   let currentAuth: StoredAuthState | undefined;
 
   const lidToPn = new Map<string, string>();
+  /** the phone's contacts, read from the auth-state store on first use */
+  let book: ContactBook | undefined;
+  let bookWrites: Promise<unknown> = Promise.resolve();
   const callJids = new Map<string, string>();
 
   // lifecycle steps (start, stop, closes, timers) run one at a time
@@ -201,6 +206,26 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
     for (const event of events) await emit(event);
   };
 
+  const loadBook = async (): Promise<ContactBook> => {
+    if (!book) {
+      const found = await deps.authState.get([CONTACTS_KEY]);
+      book ??= ContactBook.decode(found.get(CONTACTS_KEY));
+    }
+    return book;
+  };
+
+  /** Keeps what the phone tells of its contacts; written with the socket's auth state, so a logout drops it. */
+  const learnContacts = (gen: number, incoming: Partial<Contact>[] | undefined) => {
+    if (!incoming?.length) return;
+    bookWrites = bookWrites
+      .then(async () => {
+        const b = await loadBook();
+        if (gen !== generation || !b.learn(incoming)) return;
+        await currentAuth?.save(new Map([[CONTACTS_KEY, b.encode()]]));
+      })
+      .catch((err) => log.error({ whatsappId: deps.whatsappId, err: (err as Error)?.message }, "saving the phone's contacts failed"));
+  };
+
   /** A LID-only address gets its phone number from WhatsApp's mapping store, when it knows it. */
   const withNumber = async <A extends Address>(a: A | undefined): Promise<A | undefined> => {
     if (!a?.lid || a.number || !sock) return a;
@@ -275,6 +300,9 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
         if (!states.length) return;
         void emit({ type: "typing", from, typing: states.some((p) => p === "composing" || p === "recording") });
       },
+      "contacts.upsert": (list) => learnContacts(gen, list),
+      "contacts.update": (list) => learnContacts(gen, list),
+      "messaging-history.set": ({ contacts }) => learnContacts(gen, contacts),
       "lid-mapping.update": ({ lid, pn }) => {
         const l = parseJid(lid);
         const p = parseJid(pn);
@@ -295,6 +323,9 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
     old?.discard();
     await old?.flushed();
     await deps.authState.clear();
+    // another phone may pair next: its contacts are its own
+    await bookWrites;
+    book = new ContactBook();
   };
 
   const connect = async () => {
@@ -533,6 +564,11 @@ export function createBaileysChannel(deps: ChannelDeps, opts: BaileysChannelOpti
         // no picture, or hidden by the contact's privacy settings
         return undefined;
       }
+    },
+
+    async contacts(): Promise<ChannelContact[]> {
+      await bookWrites;
+      return (await loadBook()).list();
     },
 
     async rejectCall(callId: string, from: Address): Promise<void> {

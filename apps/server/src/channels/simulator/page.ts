@@ -180,9 +180,11 @@ async function loadConnections() {
       el("strong", { textContent: c.name + " " }), el("span", { className: "status " + c.status, textContent: c.status }),
       el("small", { textContent: (c.number ? "+" + c.number + " · " : "") + (c.queues.map((q) => q.name).join(", ") || "sem filas") }));
     if (c.status === "qrcode") {
+      const phone = el("input", { placeholder: "Número do celular (opcional)", inputMode: "tel" });
+      phone.addEventListener("click", (ev) => ev.stopPropagation());
       const scan = el("button", { textContent: "Escanear QR com o celular simulado" });
-      scan.addEventListener("click", async (ev) => { ev.stopPropagation(); try { await call("POST", "/simulator/api/connections/" + c.id + "/scan", { qrcode: c.qrcode }); loadConnections(); } catch (err) { alert(err.message); } });
-      item.append(el("div", { className: "qr", textContent: c.qrcode }), scan);
+      scan.addEventListener("click", async (ev) => { ev.stopPropagation(); try { const number = phone.value.replace(/\D/g, ""); await call("POST", "/simulator/api/connections/" + c.id + "/scan", number ? { qrcode: c.qrcode, number } : { qrcode: c.qrcode }); loadConnections(); } catch (err) { alert(err.message); } });
+      item.append(el("div", { className: "qr", textContent: c.qrcode }), phone, scan);
     }
     item.addEventListener("click", () => { state.conn = c.id; state.chat = null; loadConnections(); loadChats(); renderChat(null); });
     return item;

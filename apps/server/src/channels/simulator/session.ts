@@ -6,6 +6,7 @@ import {
   type ChannelDeps,
   type ChannelFactory,
   ChannelSendError,
+  type ChannelContact,
   type ChannelSession,
   type OutboundContent,
   type QuotedRef,
@@ -137,9 +138,9 @@ export class SimulatorSession implements ChannelSession {
   }
 
   /** The simulator page scans the QR code shown for this connection. */
-  async scan(qrcode: string): Promise<boolean> {
+  async scan(qrcode: string, phoneNumber?: string): Promise<boolean> {
     if (this.status !== "qrcode" || !qrcode || qrcode !== this.qrcode) return false;
-    this.number = `5500000${String(this.whatsappId).padStart(6, "0")}`;
+    this.number = phoneNumber || `5500000${String(this.whatsappId).padStart(6, "0")}`;
     await this.deps.authState.set(new Map([[CREDS, JSON.stringify({ number: this.number, pairedAt: new Date().toISOString() })]]));
     await this.setStatus("CONNECTED");
     return true;
@@ -293,6 +294,11 @@ export class SimulatorSession implements ChannelSession {
 
   chats(): Promise<SimChat[]> {
     return this.store.chats(this.whatsappId);
+  }
+
+  /** The simulated phone knows the customers who have a chat on it (groups are not people). */
+  async contacts(): Promise<ChannelContact[]> {
+    return (await this.chats()).filter((c) => !c.last?.groupId).map((c) => ({ number: c.number, ...(c.name && { name: c.name }) }));
   }
 
   /** What the customer's phone shows of a chat (the agent's and bot's messages are fromMe). */

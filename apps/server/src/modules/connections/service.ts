@@ -1,5 +1,5 @@
-import type { ConnectionStatus, Whatsapp, WhatsappBody, WhatsappUpdateBody } from "@balcao/contract";
 import { randomBytes } from "node:crypto";
+import { type ConnectionStatus, MSG, type Whatsapp, type WhatsappBody, type WhatsappUpdateBody } from "@balcao/contract";
 import { asc, count, eq, inArray, ne } from "drizzle-orm";
 import type { ChannelManager } from "../../channels/manager.js";
 import type { AppContext } from "../../context.js";
@@ -118,7 +118,7 @@ export async function defaultWhatsappId(db: DbOrTx): Promise<number> {
 
 function mapUnique(err: unknown): never {
   if (isUniqueViolation(err, "whatsapps_name_key")) throw new AppError("ERR_WAPP_NAME_ALREADY_EXISTS");
-  if (isUniqueViolation(err, "whatsapps_token_key")) throw new AppError("ERR_VALIDATION", 400, { token: ["Already in use"] });
+  if (isUniqueViolation(err, "whatsapps_token_key")) throw new AppError("ERR_VALIDATION", 400, { token: [MSG.inUse] });
   if (isUniqueViolation(err, "whatsapps_one_default")) throw new AppError("ERR_NO_OTHER_WHATSAPP");
   throw err;
 }
@@ -294,6 +294,9 @@ export async function startAllSessions(ctx: AppContext, channels: ChannelManager
   for (const r of rows) await startSession(ctx, channels, r.id);
 }
 
+/** Reasons a session gives when its phone is unlinked (Baileys' policy, the simulator, DELETE /whatsappsession). */
+const LOGGED_OUT = new Set(["loggedOut", "logged out"]);
+
 /** A session reported its status: stored and announced (whatsappSession update). */
 export async function applyStatus(
   ctx: AppContext,
@@ -305,17 +308,26 @@ export async function applyStatus(
     .set({
       status: s.status,
       qrcode: s.status === "qrcode" ? (s.qrcode ?? "") : "",
-      ...(s.number !== undefined && s.number !== "" && { number: s.number }),
+      // the linked phone's number: set when it connects, gone once it is unlinked or a new QR code waits for a phone
+      ...(s.number !== undefined && s.number !== "" && s.status === "CONNECTED" && { number: s.number }),
+      ...((s.status === "qrcode" || LOGGED_OUT.has(s.reason ?? "")) && { number: "" }),
       ...(s.retries !== undefined ? { retries: s.retries } : s.status === "CONNECTED" ? { retries: 0 } : {}),
       ...(s.reason !== undefined && { disconnectReason: s.reason }),
       updatedAt: new Date(),
     })
     .where(eq(whatsapps.id, id))
-    .returning({ status: whatsapps.status, qrcode: whatsapps.qrcode, retries: whatsapps.retries, updatedAt: whatsapps.updatedAt });
+    .returning({
+      status: whatsapps.status,
+      qrcode: whatsapps.qrcode,
+      retries: whatsapps.retries,
+      number: whatsapps.number,
+      updatedAt: whatsapps.updatedAt,
+    });
   if (!row) return;
   ctx.events.publish("whatsapp.session", {
     id,
     status: row.status,
+    number: row.number ?? "",
     qrcode: row.qrcode,
     retries: row.retries,
     updatedAt: iso(row.updatedAt),

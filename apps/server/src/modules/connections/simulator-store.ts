@@ -52,7 +52,7 @@ export function createSimulatorStore(db: Db, dataDir: string): SimulatorStore {
       const rows = await db.execute<{ number: string; name: string; refused: boolean; last: Row | null }>(sql`
         select c.number, c.name, c.refused,
                (select row_to_json(m) from (
-                  select id, chat, from_me as "fromMe", body, media_type as "mediaType", ack, is_deleted as "isDeleted", created_at as "createdAt"
+                  select id, chat, from_me as "fromMe", body, media_type as "mediaType", ack, is_deleted as "isDeleted", group_id as "groupId", created_at as "createdAt"
                   from simulator_messages where whatsapp_id = c.whatsapp_id and chat = c.number order by seq desc limit 1) m) as last
         from simulator_chats c where c.whatsapp_id = ${whatsappId}
         order by c.updated_at desc`);

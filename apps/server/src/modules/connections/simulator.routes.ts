@@ -75,9 +75,23 @@ export function simulatorRoutes(ctx: AppContext, channels: ChannelManager, hub: 
 
     app.post(
       "/simulator/api/connections/:id/scan",
-      { preHandler: guard.admin, schema: { tags, params: idParam, body: z.object({ qrcode: z.string().min(1).max(500) }) } },
+      {
+        preHandler: guard.admin,
+        schema: {
+          tags,
+          params: idParam,
+          // `number`: the simulated phone's own number (another phone than last time); by default one per connection
+          body: z.object({
+            qrcode: z.string().min(1).max(500),
+            number: z
+              .string()
+              .regex(/^\d{8,20}$/)
+              .optional(),
+          }),
+        },
+      },
       async (req) => {
-        const ok = await sessionOf(req.params.id).scan(req.body.qrcode);
+        const ok = await sessionOf(req.params.id).scan(req.body.qrcode, req.body.number);
         if (!ok) throw new AppError("ERR_VALIDATION", 400, { qrcode: ["This QR code is not the one shown (or expired)"] });
         return { ok };
       },

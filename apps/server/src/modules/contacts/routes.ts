@@ -9,15 +9,20 @@ import {
   importAnswer,
 } from "@balcao/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { AppContext } from "../../context.js";
+import { z } from "zod";
 import { type Guards, sessionUser } from "../../http/guards.js";
 import { AppError } from "../../lib/errors.js";
 import { acceptText, decodeTextUpload, readUpload } from "../../lib/uploads.js";
+import type { ConvDeps } from "../outbox/deps.js";
 import * as service from "./service.js";
+import { importFromPhone } from "./whatsapp.js";
 
 const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
 
-export function contactRoutes(ctx: AppContext, guard: Guards): FastifyPluginAsyncZod {
+const phoneImportBody = z.object({ whatsappId: z.coerce.number().int().positive().optional() }).nullish();
+
+export function contactRoutes(conv: ConvDeps, guard: Guards): FastifyPluginAsyncZod {
+  const ctx = conv.ctx;
   return async (app) => {
     const tags = ["contacts"];
     app.get(
@@ -58,8 +63,23 @@ export function contactRoutes(ctx: AppContext, guard: Guards): FastifyPluginAsyn
     });
     app.post(
       "/contacts/import",
-      { preHandler: guard.supervisor, schema: { tags, consumes: ["multipart/form-data"], response: { 200: importAnswer } } },
+      {
+        preHandler: guard.supervisor,
+        schema: {
+          tags,
+          description:
+            "A CSV file (multipart `file`) imports its rows. Without a file (no body, or JSON `{ whatsappId }`) imports the contacts the " +
+            "connection's phone knows (the default connection unless `whatsappId` is given). Known numbers are skipped, never overwritten.",
+          consumes: ["multipart/form-data", "application/json"],
+          response: { 200: importAnswer },
+        },
+      },
       async (req, reply) => {
+        if (!req.isMultipart()) {
+          const body = phoneImportBody.parse(req.body ?? undefined);
+          const query = phoneImportBody.parse(req.query ?? undefined);
+          return importFromPhone(conv, body?.whatsappId ?? query?.whatsappId);
+        }
         const upload = await ctx.uploads.receive(req, reply, sessionUser(req).id, {
           maxFileBytes: IMPORT_MAX_BYTES,
           maxFiles: 1,

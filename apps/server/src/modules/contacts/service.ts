@@ -301,8 +301,8 @@ export async function importContacts(ctx: AppContext, text: string) {
     cols = { name: find(HEADERS.name), number: find(HEADERS.number), email: find(HEADERS.email) };
     start = 1;
   }
-  const report = { total: 0, created: 0, updated: 0, skipped: 0, errors: 0, rows: [] as ImportRow[] };
-  const parsed: { row: number; name: string; number: string; email: string }[] = [];
+  const report: ImportReport = { total: 0, created: 0, updated: 0, skipped: 0, errors: 0, rows: [] };
+  const parsed: NewContact[] = [];
   for (let i = start; i < rows.length; i++) {
     const r = rows[i];
     const raw = {
@@ -326,53 +326,98 @@ export async function importContacts(ctx: AppContext, text: string) {
     }
     parsed.push({ row: i + 1, name: result.data.name, number: result.data.number, email: result.data.email });
   }
-  // one query for the numbers that already exist
-  const numbers = [...new Set(parsed.map((p) => p.number))];
+  await insertNew(ctx, parsed, report);
+  report.rows.sort((a, b) => a.row - b.row);
+  if (report.created) ctx.events.publish("contact.imported", { created: report.created });
+  return report;
+}
+
+export type ImportReport = { total: number; created: number; updated: number; skipped: number; errors: number; rows: ImportRow[] };
+type NewContact = { row: number; name: string; number: string | null; lid?: string; email: string };
+
+/** Inserts the contacts whose number (or LID) is not known yet; the others are skipped, never overwritten. */
+async function insertNew(ctx: AppContext, parsed: NewContact[], report: ImportReport): Promise<void> {
   const existing = new Map<string, number>();
+  const numbers = [...new Set(parsed.flatMap((p) => (p.number ? [p.number] : [])))];
+  const lids = [...new Set(parsed.flatMap((p) => (p.lid ? [p.lid] : [])))];
   for (let i = 0; i < numbers.length; i += 1000) {
     const found = await ctx.db
       .select({ id: contacts.id, number: contacts.number })
       .from(contacts)
       .where(inArray(contacts.number, numbers.slice(i, i + 1000)));
-    for (const f of found) if (f.number) existing.set(f.number, f.id);
+    for (const f of found) if (f.number) existing.set(`pn:${f.number}`, f.id);
   }
-  const toInsert: typeof parsed = [];
+  for (let i = 0; i < lids.length; i += 1000) {
+    const found = await ctx.db
+      .select({ id: contacts.id, lid: contacts.lid })
+      .from(contacts)
+      .where(inArray(contacts.lid, lids.slice(i, i + 1000)));
+    for (const f of found) if (f.lid) existing.set(`lid:${f.lid}`, f.id);
+  }
+  const keysOf = (p: NewContact) => [...(p.number ? [`pn:${p.number}`] : []), ...(p.lid ? [`lid:${p.lid}`] : [])];
+  const toInsert: NewContact[] = [];
   const seen = new Set<string>();
   for (const p of parsed) {
-    if (existing.has(p.number) || seen.has(p.number)) {
+    const keys = keysOf(p);
+    const known = keys.map((k) => existing.get(k)).find((id) => id !== undefined);
+    if (known !== undefined || keys.some((k) => seen.has(k))) {
       report.skipped++;
       report.rows.push({
         row: p.row,
         status: "skipped",
         name: p.name,
-        number: p.number,
+        number: p.number ?? "",
         error: "ERR_DUPLICATED_CONTACT",
-        contactId: existing.get(p.number),
+        contactId: known,
       });
       continue;
     }
-    seen.add(p.number);
+    for (const k of keys) seen.add(k);
     toInsert.push(p);
   }
   for (let i = 0; i < toInsert.length; i += 500) {
     const chunk = toInsert.slice(i, i + 500);
     const inserted = await ctx.db
       .insert(contacts)
-      .values(chunk.map((p) => ({ name: p.name, number: p.number, email: p.email })))
+      .values(chunk.map((p) => ({ name: p.name, number: p.number, lid: p.lid ?? null, email: p.email })))
       .onConflictDoNothing()
-      .returning({ id: contacts.id, number: contacts.number });
-    const byNumber = new Map(inserted.map((r) => [r.number, r.id]));
+      .returning({ id: contacts.id, number: contacts.number, lid: contacts.lid });
+    const byKey = new Map<string, number>();
+    for (const r of inserted) byKey.set(r.number ? `pn:${r.number}` : `lid:${r.lid}`, r.id);
     for (const p of chunk) {
-      const id = byNumber.get(p.number);
+      const id = byKey.get(keysOf(p)[0]);
       if (id) {
         report.created++;
-        report.rows.push({ row: p.row, status: "created", name: p.name, number: p.number, contactId: id });
+        report.rows.push({ row: p.row, status: "created", name: p.name, number: p.number ?? "", contactId: id });
       } else {
         report.skipped++;
-        report.rows.push({ row: p.row, status: "skipped", name: p.name, number: p.number, error: "ERR_DUPLICATED_CONTACT" });
+        report.rows.push({ row: p.row, status: "skipped", name: p.name, number: p.number ?? "", error: "ERR_DUPLICATED_CONTACT" });
       }
     }
   }
+}
+
+/**
+ * Imports the people a connection's phone knows (its address book and chats, as the channel
+ * learned them), in the CSV import's report shape: numbers (or LIDs) already known are skipped,
+ * never overwritten; a contact without a name is named by its number.
+ */
+export async function importPhoneContacts(ctx: AppContext, known: { number?: string; lid?: string; name?: string }[]) {
+  const report: ImportReport = { total: 0, created: 0, updated: 0, skipped: 0, errors: 0, rows: [] };
+  const parsed: NewContact[] = [];
+  known.forEach((c, i) => {
+    report.total++;
+    const number = c.number ? normalizeNumber(c.number) : null;
+    const lid = c.lid?.replace(/\D/g, "") || undefined;
+    const name = (c.name ?? "").trim().slice(0, 50) || (number ? `+${number}` : "");
+    if ((number !== null && (number.length < 8 || number.length > 20)) || (!number && !lid)) {
+      report.errors++;
+      report.rows.push({ row: i + 1, status: "error", name, number: c.number ?? "", error: "number: Invalid number" });
+      return;
+    }
+    parsed.push({ row: i + 1, name: name || "WhatsApp", number, lid, email: "" });
+  });
+  await insertNew(ctx, parsed, report);
   report.rows.sort((a, b) => a.row - b.row);
   if (report.created) ctx.events.publish("contact.imported", { created: report.created });
   return report;

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
-import { contacts } from "../../db/schema/index.js";
+import { contacts, whatsapps } from "../../db/schema/index.js";
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
 import type { ConvDeps } from "../outbox/deps.js";
 import { addressOf } from "../outbox/enqueue.js";
-import { getContact } from "./service.js";
+import { defaultWhatsappId } from "../connections/service.js";
+import { getContact, importPhoneContacts } from "./service.js";
 
 /**
  * What WhatsApp knows about a contact: whether a number exists there (asked before an agent starts
@@ -99,4 +100,18 @@ export function createProfilePictures(conv: ConvDeps, now: () => number = Date.n
       while (inflight.size) await Promise.all([...inflight]);
     },
   };
+}
+
+/**
+ * POST /contacts/import without a file: the contacts of a connection's phone (the default one, or
+ * `whatsappId`), as its channel learned them. ERR_WAPP_NOT_INITIALIZED when that connection has
+ * no session, or its engine keeps no contacts.
+ */
+export async function importFromPhone(conv: ConvDeps, whatsappId?: number) {
+  const id = whatsappId ?? (await defaultWhatsappId(conv.ctx.db));
+  const [row] = await conv.ctx.db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, id));
+  if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
+  const session = conv.channels.get(id);
+  if (!session?.contacts) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+  return importPhoneContacts(conv.ctx, await session.contacts());
 }

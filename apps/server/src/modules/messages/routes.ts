@@ -1,4 +1,4 @@
-import { messageSchema, messageSendBody, messagesAnswer, messagesQuery, typingAnswer } from "@balcao/contract";
+import { messageSchema, messageSendBody, messagesAnswer, messagesQuery, ticketSchema, typingAnswer } from "@balcao/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Guards } from "../../http/guards.js";
@@ -78,6 +78,21 @@ export function messageRoutes(conv: ConvDeps, guard: Guards): FastifyPluginAsync
         },
       },
       (req) => service.resendMessage(conv, sessionUser(req), req.params.id),
+    );
+
+    app.post(
+      "/messages/:ticketId/read",
+      {
+        preHandler: guard.user,
+        schema: {
+          tags,
+          description:
+            "The agent is reading the chat (open, in a visible tab): its customer messages are read, the unread count is cleared and the phone gets the read receipts.",
+          params: ticketIdParam,
+          response: { 200: ticketSchema },
+        },
+      },
+      (req) => service.readTicket(conv, sessionUser(req), req.params.ticketId),
     );
 
     app.delete("/messages/:id", { preHandler: guard.user, schema: { tags, params: idParam, response: { 200: messageSchema } } }, (req) =>

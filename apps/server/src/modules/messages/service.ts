@@ -36,6 +36,12 @@ export async function listMessages(
   return { messages: page, ticket, count: n, hasMore };
 }
 
+/** POST /messages/:ticketId/read — the agent reads the open chat: what arrived in it is read. */
+export async function readTicket(conv: ConvDeps, user: SessionUser, ticketId: number): Promise<Ticket> {
+  const ticket = await ticketFor(conv.ctx.db, user, ticketId);
+  return ticket.unreadMessages > 0 ? markRead(conv, ticketId) : ticket;
+}
+
 async function markRead(conv: ConvDeps, ticketId: number) {
   const { ctx } = conv;
   const unread = await ctx.db.transaction(async (tx) => {

@@ -4,9 +4,11 @@ import type { AppContext, SessionUser } from "../../context.js";
 import { contacts, queues, tags, ticketTags, tickets, users, whatsapps } from "../../db/schema/index.js";
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
 import { containsPattern, likeEscape } from "../../lib/sql.js";
+import { addLocalDays, parseLocalDateTime, startOfLocalDay } from "../../lib/zoned-time.js";
 import { defaultWhatsappId } from "../connections/service.js";
 import { assertContactAccess } from "../contacts/service.js";
 import { verifyOnWhatsapp } from "../contacts/whatsapp.js";
+import { timeZoneOf } from "../settings/service.js";
 import type { ConvDeps } from "../outbox/deps.js";
 import { canSee, hydrate, liveTicketOf, loadTicket, loadTickets, ticketFor, visibleTo } from "./queries.js";
 import { afterTransition, transitionTicket, writeHistory } from "./transition.js";
@@ -52,11 +54,13 @@ export async function listTickets(ctx: AppContext, user: SessionUser, q: Tickets
   if (q.isGroup !== undefined) conds.push(eq(tickets.isGroup, q.isGroup));
   if (q.userId) conds.push(eq(tickets.userId, q.userId));
   if (q.date) {
-    const start = new Date(`${q.date}T00:00:00`);
-    if (!Number.isNaN(start.getTime())) {
-      const end = new Date(start.getTime() + 24 * 3600 * 1000);
-      conds.push(sql`${tickets.createdAt} >= ${start.toISOString()} and ${tickets.createdAt} < ${end.toISOString()}`);
-    }
+    // a day or a date-time: the local day it falls on in the product's zone
+    const tz = await timeZoneOf(db);
+    const instant = parseLocalDateTime(q.date, tz);
+    if (!instant) throw new AppError("ERR_VALIDATION", undefined, { date: ["Invalid date"] });
+    const start = startOfLocalDay(instant, tz);
+    const end = addLocalDays(instant, 1, tz);
+    conds.push(sql`${tickets.createdAt} >= ${start.toISOString()} and ${tickets.createdAt} < ${end.toISOString()}`);
   }
   const where = and(...conds);
   const offset = (q.pageNumber - 1) * q.rowsPerPage;

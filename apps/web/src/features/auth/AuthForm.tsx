@@ -1,4 +1,3 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import Button from "@mui/material/Button";
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
@@ -7,6 +6,7 @@ import { type DefaultValues, type FieldValues, type Path, useForm } from "react-
 import { Link as RouterLink } from "react-router-dom";
 import type { z } from "zod";
 import { toastError, toastSuccess } from "../../lib/toast";
+import { localizedResolver } from "../../lib/validation";
 import { AuthCard } from "./AuthCard";
 
 /**
@@ -19,7 +19,7 @@ export function useAuthForm<V extends FieldValues>(
   send: (values: V) => Promise<unknown>,
   success: string,
 ) {
-  const form = useForm<V>({ resolver: zodResolver(schema), defaultValues });
+  const form = useForm<V>({ resolver: localizedResolver(schema), defaultValues });
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       await send(values);
@@ -44,8 +44,8 @@ interface AuthFormProps {
   onSubmit: FormEventHandler<HTMLFormElement>;
   submitting: boolean;
   submitLabel: string;
-  /** The link under the button to the other auth page. */
-  link: { to: string; label: string };
+  /** The link under the button to the other auth page (none when that page is not offered). */
+  link?: { to: string; label: string };
   children: ReactNode;
 }
 
@@ -58,9 +58,11 @@ export function AuthForm({ title, onSubmit, submitting, submitLabel, link, child
         <Button type="submit" variant="contained" size="large" disabled={submitting}>
           {submitLabel}
         </Button>
-        <Link component={RouterLink} to={link.to} variant="body2" textAlign="center">
-          {link.label}
-        </Link>
+        {link && (
+          <Link component={RouterLink} to={link.to} variant="body2" textAlign="center">
+            {link.label}
+          </Link>
+        )}
       </Stack>
     </AuthCard>
   );

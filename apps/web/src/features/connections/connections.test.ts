@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import i18n, { setLanguage } from "../../locales";
 import { applySession, applyWhatsapp } from "./api/connections";
 import { needsAttention } from "./api/connections-alert";
-import { actionsFor, formatNumber, reasonText } from "./components/ConnectionCard";
+import { formatPhone } from "../../lib/phone";
+import { actionsFor, reasonText } from "./components/ConnectionCard";
 import { connectionForm, typebotIncomplete } from "./components/ConnectionDialog";
 import "./i18n";
 
@@ -57,6 +58,13 @@ describe("connections: live cache", () => {
     expect(next?.[1]).toBe(list[1]);
     expect(applySession(undefined, { id: 1, status: "OPENING", qrcode: "", retries: 0, updatedAt: "" })).toBeUndefined();
   });
+  it("the card follows the linked phone: another number after pairing again, none after a logout", () => {
+    const list = [w(1, { status: "CONNECTED", number: "5511911111111" })];
+    const qr = applySession(list, { id: 1, status: "qrcode", qrcode: "q", retries: 0, number: "", updatedAt: "x" });
+    expect(qr?.[0].number).toBe("");
+    const paired = applySession(qr, { id: 1, status: "CONNECTED", qrcode: "", retries: 0, number: "5511922222222", updatedAt: "y" });
+    expect(paired?.[0].number).toBe("5511922222222");
+  });
   it("a saved connection replaces its entry in place or joins the list; a deleted one leaves", () => {
     const list = [w(1), w(2)];
     expect(applyWhatsapp(list, { action: "update", whatsapp: w(1, { name: "B" }) })?.map((x) => x.name)).toEqual(["B", "Conexão 2"]);
@@ -86,9 +94,9 @@ describe("connections: form rules (spec 001 §5)", () => {
   it("the API token is not a form field: it is write-only", () => {
     expect(Object.keys(connectionForm.shape)).not.toContain("token");
   });
-  it("numbers show as +55 DD NNNNN-NNNN", () => {
-    expect(formatNumber("5511987654321")).toBe("+55 11 98765-4321");
-    expect(formatNumber("")).toBe("");
+  it("numbers show as +55 (DD) NNNNN-NNNN", () => {
+    expect(formatPhone("5511987654321")).toBe("+55 (11) 98765-4321");
+    expect(formatPhone("")).toBe("");
   });
 });
 

@@ -19,3 +19,9 @@ export function useLoginColors() {
     logo: data?.logoLogin || "/brand.svg",
   };
 }
+
+/** Whether the login page offers sign-up: only once GET /colors says userCreation is enabled. */
+export function useSignupEnabled(): boolean {
+  const { data } = useQuery(colorsQuery);
+  return data?.userCreation === "enabled";
+}

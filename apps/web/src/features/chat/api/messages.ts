@@ -1,6 +1,6 @@
 import type { Message, MessagesAnswer, QuickAnswersAnswer } from "@balcao/contract";
 import { type InfiniteData, infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import { http } from "../../../api/http";
 import { nextPage } from "../../../lib/entity-api";
 import { randomKey } from "../../../lib/random-key";
@@ -62,13 +62,53 @@ export function useChatLive(ticketId: number, onTyping?: (typing: boolean, name?
       socket.emit("leaveChatBox", ticketId);
     };
   }, [socket, ticketId]);
+  const reading = useReadWhileOpen(ticketId);
   useSocketEvent("appMessage", (p) => {
     if (p.message.ticketId !== ticketId) return;
     qc.setQueryData<Pages>(messagesKey(ticketId), (d) => upsert(d, p.message));
+    if (p.action === "create" && !p.message.fromMe) reading.arrived();
   });
   useSocketEvent("typing", (p) => {
     if (p.ticketId === ticketId) onTyping?.(p.typing, p.name);
   });
+}
+
+/** Whether the agent can see the page: the tab is shown (another tab or a minimized window is not reading). */
+export function pageVisible(doc: Pick<Document, "visibilityState"> | undefined = typeof document === "undefined" ? undefined : document) {
+  return doc?.visibilityState === "visible";
+}
+
+/**
+ * The customer's messages that arrive in the open chat are read while the tab is visible; those
+ * that arrived while it was hidden are read when it shows again. One call at a time per chat.
+ */
+function useReadWhileOpen(ticketId: number) {
+  const pending = useRef(false);
+  const inFlight = useRef(false);
+  const flush = useCallback(() => {
+    if (!pending.current || inFlight.current || !pageVisible()) return;
+    pending.current = false;
+    inFlight.current = true;
+    http
+      .post(`/messages/${ticketId}/read`)
+      .catch(() => undefined)
+      .finally(() => {
+        inFlight.current = false;
+        flush();
+      });
+  }, [ticketId]);
+  useEffect(() => {
+    pending.current = false;
+    const onShow = () => flush();
+    document.addEventListener("visibilitychange", onShow);
+    return () => document.removeEventListener("visibilitychange", onShow);
+  }, [flush]);
+  return {
+    arrived: () => {
+      pending.current = true;
+      flush();
+    },
+  };
 }
 
 export function addSent(qc: ReturnType<typeof useQueryClient>, ticketId: number, sent: Message[]) {

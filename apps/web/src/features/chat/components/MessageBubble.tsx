@@ -22,6 +22,7 @@ import { useTheme } from "@mui/material/styles";
 import { memo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { clock } from "../../../lib/time";
+import { formatPhone } from "../../../lib/phone";
 import { formatText } from "../format";
 
 export function AckIcon({ ack, failed }: { ack: number; failed?: boolean }) {
@@ -177,7 +178,7 @@ export const MessageBubble = memo(function MessageBubble({
           </Typography>
           {number && (
             <Typography variant="caption" noWrap>
-              {(number[1] ?? number[2]).trim()}
+              {formatPhone(number[1] ?? number[2])}
             </Typography>
           )}
         </Box>
@@ -318,7 +319,7 @@ export const MessageBubble = memo(function MessageBubble({
               <Typography
                 variant="body2"
                 component="div"
-                sx={{ whiteSpace: "pre-wrap", wordBreak: "break-word", pr: 2 }}
+                sx={{ whiteSpace: "pre-wrap", wordBreak: "break-word", pr: 2, "& a": { color: dark ? "#53bdeb" : "#027eb5" } }}
                 data-testid="message-body"
               >
                 {formatText(m.body)}

@@ -8,7 +8,7 @@ import Dialog from "@mui/material/Dialog";
 import IconButton from "@mui/material/IconButton";
 import Typography from "@mui/material/Typography";
 import { useTheme } from "@mui/material/styles";
-import { Fragment, useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { Fragment, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import { dayLabel } from "../../../lib/time";
@@ -34,6 +34,7 @@ export function MessagesList({ ticket, onReply }: { ticket: Ticket; onReply: (m:
   const ref = useRef<HTMLDivElement>(null);
   const anchor = useRef<{ fromBottom: number } | null>(null);
   const stick = useRef(true);
+  const lastTop = useRef(0);
   const lastId = messages[messages.length - 1]?.id;
   const pages = q.data?.pages.length ?? 0;
 
@@ -50,11 +51,30 @@ export function MessagesList({ ticket, onReply }: { ticket: Ticket; onReply: (m:
     }
   }, [pages, lastId, messages.length]);
 
+  // images, videos and previews take their height when they load, after the scroll above: while
+  // the view is at the bottom (the user has not scrolled up), it stays there as the content grows
+  const content = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = ref.current;
+    const inner = content.current;
+    if (!el || !inner || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      if (stick.current && !anchor.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(inner);
+    return () => observer.disconnect();
+  }, []);
+
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = q;
   const onScroll = useCallback(() => {
     const el = ref.current;
     if (!el) return;
-    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+    // only the user scrolling up lets go of the bottom: a picture growing the content below the
+    // view (before it is pinned again) is not the user leaving it
+    const up = el.scrollTop < lastTop.current - 1;
+    lastTop.current = el.scrollTop;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < 80) stick.current = true;
+    else if (up) stick.current = false;
     if (nearTop(el) && hasNextPage && !isFetchingNextPage && !anchor.current) {
       anchor.current = { fromBottom: el.scrollHeight - el.scrollTop };
       void fetchNextPage().then((r) => {
@@ -87,46 +107,48 @@ export function MessagesList({ ticket, onReply }: { ticket: Ticket; onReply: (m:
         bgcolor: dark ? "#0b141a" : "#efeae2",
       }}
     >
-      {isFetchingNextPage && (
-        <Box sx={{ display: "flex", justifyContent: "center", p: 1 }}>
-          <CircularProgress size={20} />
-        </Box>
-      )}
-      {q.isLoading && (
-        <Box sx={{ display: "flex", justifyContent: "center", alignItems: "center", gap: 1, p: 4 }}>
-          <CircularProgress size={24} />
-          <Typography color="text.secondary">{t("chat.loading")}</Typography>
-        </Box>
-      )}
-      {!q.isLoading && messages.length === 0 && (
-        <Typography color="text.secondary" sx={{ textAlign: "center", p: 4 }}>
-          {q.isError ? t("common.loadError") : t("chat.noMessages")}
-        </Typography>
-      )}
-      {messages.map((m) => {
-        const day = dayLabel(new Date(m.createdAt));
-        const sep = day !== lastDay;
-        lastDay = day;
-        return (
-          <Fragment key={m.id}>
-            {sep && (
-              <Box sx={{ display: "flex", justifyContent: "center", my: 1 }} data-testid="day-separator">
-                <Chip size="small" label={day} sx={{ bgcolor: dark ? "#182229" : "#ffffff", color: "text.secondary", boxShadow: 1 }} />
-              </Box>
-            )}
-            <MessageBubble
-              message={m}
-              dark={dark}
-              isGroup={ticket.isGroup}
-              canReply={canReply}
-              onReply={onReply}
-              onDelete={onDelete}
-              onImage={onImage}
-              onResend={canWrite ? onResend : undefined}
-            />
-          </Fragment>
-        );
-      })}
+      <Box ref={content}>
+        {isFetchingNextPage && (
+          <Box sx={{ display: "flex", justifyContent: "center", p: 1 }}>
+            <CircularProgress size={20} />
+          </Box>
+        )}
+        {q.isLoading && (
+          <Box sx={{ display: "flex", justifyContent: "center", alignItems: "center", gap: 1, p: 4 }}>
+            <CircularProgress size={24} />
+            <Typography color="text.secondary">{t("chat.loading")}</Typography>
+          </Box>
+        )}
+        {!q.isLoading && messages.length === 0 && (
+          <Typography color="text.secondary" sx={{ textAlign: "center", p: 4 }}>
+            {q.isError ? t("common.loadError") : t("chat.noMessages")}
+          </Typography>
+        )}
+        {messages.map((m) => {
+          const day = dayLabel(new Date(m.createdAt));
+          const sep = day !== lastDay;
+          lastDay = day;
+          return (
+            <Fragment key={m.id}>
+              {sep && (
+                <Box sx={{ display: "flex", justifyContent: "center", my: 1 }} data-testid="day-separator">
+                  <Chip size="small" label={day} sx={{ bgcolor: dark ? "#182229" : "#ffffff", color: "text.secondary", boxShadow: 1 }} />
+                </Box>
+              )}
+              <MessageBubble
+                message={m}
+                dark={dark}
+                isGroup={ticket.isGroup}
+                canReply={canReply}
+                onReply={onReply}
+                onDelete={onDelete}
+                onImage={onImage}
+                onResend={canWrite ? onResend : undefined}
+              />
+            </Fragment>
+          );
+        })}
+      </Box>
       <ConfirmDialog
         open={Boolean(deleting)}
         title={t("chat.deleteMessage")}

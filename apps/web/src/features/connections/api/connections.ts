@@ -20,11 +20,22 @@ export function useConnections() {
   return useQuery({ ...connectionsQuery, select: byId });
 }
 
-type SessionUpdate = Pick<Whatsapp, "id" | "status" | "qrcode" | "retries" | "updatedAt">;
+type SessionUpdate = Pick<Whatsapp, "id" | "status" | "qrcode" | "retries" | "updatedAt"> & { number?: string };
 
-/** A session's status, QR code and retries applied to the cached list. */
+/** A session's status, QR code, retries and linked number applied to the cached list. */
 export function applySession(list: Whatsapp[] | undefined, s: SessionUpdate): Whatsapp[] | undefined {
-  return list?.map((w) => (w.id === s.id ? { ...w, status: s.status, qrcode: s.qrcode, retries: s.retries, updatedAt: s.updatedAt } : w));
+  return list?.map((w) =>
+    w.id === s.id
+      ? {
+          ...w,
+          status: s.status,
+          qrcode: s.qrcode,
+          retries: s.retries,
+          updatedAt: s.updatedAt,
+          ...(s.number !== undefined && { number: s.number }),
+        }
+      : w,
+  );
 }
 
 /** A saved connection replaces its entry (or joins the list); a deleted one leaves it. */

@@ -18,6 +18,7 @@ import IconButton from "@mui/material/IconButton";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
+import { formatPhone } from "../../../lib/phone";
 import type { SessionAction } from "../api/connections";
 
 type ChipColor = "success" | "info" | "warning" | "error" | "default";
@@ -42,13 +43,6 @@ export function actionsFor(status: ConnectionStatus): Array<SessionAction | "con
     default:
       return ["disconnect"];
   }
-}
-
-/** +55 11 98765-4321 style, digits kept as they are when the shape is unknown. */
-export function formatNumber(n: string): string {
-  const d = n.replace(/\D/g, "");
-  const m = /^(55)(\d{2})(\d{4,5})(\d{4})$/.exec(d);
-  return m ? `+${m[1]} ${m[2]} ${m[3]}-${m[4]}` : d ? `+${d}` : "";
 }
 
 /** Server names of disconnect reasons that are not plain keys. */
@@ -124,7 +118,7 @@ export function ConnectionCard({ connection: w, busy, onAction, onShowQr, onEdit
             </Box>
           </Box>
           <Typography variant="body2" color="text.secondary" noWrap data-testid="connection-number">
-            {w.number ? formatNumber(w.number) : t("connections.noNumber")}
+            {w.number ? formatPhone(w.number) : t("connections.noNumber")}
           </Typography>
           <Box sx={{ display: "flex", flexWrap: "wrap", gap: 0.5, mt: 1 }}>
             <Chip size="small" color={color} label={t(`connections.status.${w.status}`)} data-testid="connection-status" />

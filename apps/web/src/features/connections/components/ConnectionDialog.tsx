@@ -1,5 +1,4 @@
 import { MSG, type Whatsapp, whatsappBody } from "@balcao/contract";
-import { zodResolver } from "@hookform/resolvers/zod";
 import AutorenewIcon from "@mui/icons-material/Autorenew";
 import ContentCopyIcon from "@mui/icons-material/ContentCopy";
 import Alert from "@mui/material/Alert";
@@ -23,6 +22,7 @@ import { ApiError } from "../../../api/http";
 import { FormDialog } from "../../../components/FormDialog";
 import { showSaveError } from "../../../lib/forms";
 import { toastError, toastSuccess } from "../../../lib/toast";
+import { localizedResolver, validationText } from "../../../lib/validation";
 import { QueueMultiSelect } from "../../queues";
 import { type TypebotInput, useRegenerateToken, useSaveConnection, useSaveTypebot } from "../api/connections";
 
@@ -132,7 +132,7 @@ export function ConnectionDialog({
     reset,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<Values, unknown, Output>({ resolver: zodResolver(connectionForm), defaultValues: toValues(connection) });
+  } = useForm<Values, unknown, Output>({ resolver: localizedResolver(connectionForm), defaultValues: toValues(connection) });
 
   useEffect(() => {
     if (open) {
@@ -172,7 +172,7 @@ export function ConnectionDialog({
         if (err instanceof ApiError && err.fields) {
           for (const [field, messages] of Object.entries(err.fields))
             if (field === "baseUrl" || field === "slug" || field === "apiKey")
-              setError(`typebot.${field}`, { type: "server", message: messages[0] });
+              setError(`typebot.${field}`, { type: "server", message: validationText(messages[0]) });
         }
         toastError(err);
         return;

@@ -1,6 +1,6 @@
-import type { Contact, ContactBody, ContactsAnswer, ImportAnswer } from "@balcao/contract";
+import type { Contact, ContactBody, ContactsAnswer, ImportAnswer, Whatsapp } from "@balcao/contract";
 import { SEARCH_MIN_CHARS } from "@balcao/contract";
-import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { http } from "../../../api/http";
 import { pagedQuery, useDeleteEntity, useLivePages, useSaveEntity } from "../../../lib/entity-api";
 import { searchTerm } from "../../../lib/hooks";
@@ -30,6 +30,25 @@ export function useDeleteAllContacts() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => http.delete("/contacts/all"),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: contactsKey }),
+  });
+}
+
+/** The connections whose phone's contacts may be imported (the same list and key as the connections screen). */
+export function useImportConnections(enabled: boolean) {
+  return useQuery({
+    queryKey: ["whatsapp"],
+    queryFn: ({ signal }) => http.get<Whatsapp[]>("/whatsapp/", undefined, signal),
+    enabled,
+    meta: { silent: true },
+  });
+}
+
+/** POST /contacts/import without a file: the contacts a connection's phone knows (the default one unless chosen). */
+export function useImportPhoneContacts() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (whatsappId?: number) => http.post<ImportAnswer>("/contacts/import", whatsappId ? { whatsappId } : undefined),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: contactsKey }),
   });
 }

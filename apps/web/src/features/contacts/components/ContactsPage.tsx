@@ -14,11 +14,13 @@ import { EntityCard } from "../../../components/EntityCard";
 import { initials, useDebounced } from "../../../lib/hooks";
 import { flattenPages } from "../../../lib/infinite";
 import { infiniteListState } from "../../../lib/list-state";
+import { formatPhone } from "../../../lib/phone";
 import { toastSuccess } from "../../../lib/toast";
 import { useAuth } from "../../auth";
 import { useContacts, useContactsLive, useDeleteAllContacts, useDeleteContact } from "../api/contacts";
 import { ContactDialog } from "./ContactDialog";
 import { ImportDialog } from "./ImportDialog";
+import { textOn } from "../../../lib/contrast";
 
 /** Besides the shared grid: the total count, CSV import (admin, superv) and delete/delete-all (admin only). */
 export default function ContactsPage() {
@@ -75,7 +77,7 @@ export default function ContactsPage() {
             </Avatar>
           }
           title={c.name}
-          subtitle={c.number ?? "—"}
+          subtitle={formatPhone(c.number) || "—"}
           onEdit={on.edit}
           onDelete={canDelete ? on.remove : undefined}
         >
@@ -87,7 +89,7 @@ export default function ContactsPage() {
           {c.tags.length > 0 && (
             <Stack direction="row" spacing={0.5} sx={{ mt: 1, flexWrap: "wrap", rowGap: 0.5 }}>
               {c.tags.map((tag) => (
-                <Chip key={tag.id} size="small" label={tag.name} sx={{ bgcolor: tag.color, color: "#fff" }} />
+                <Chip key={tag.id} size="small" label={tag.name} sx={{ bgcolor: tag.color, color: textOn(tag.color) }} />
               ))}
             </Stack>
           )}

@@ -3,6 +3,7 @@ import Chip from "@mui/material/Chip";
 import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
 import { useQueues } from "../api/queues";
+import { textOn } from "../../../lib/contrast";
 
 interface Props {
   label: string;
@@ -29,7 +30,7 @@ export function QueueMultiSelect({ label, value, onChange, onBlur }: Props) {
             <Box sx={{ display: "flex", flexWrap: "wrap", gap: 0.5 }}>
               {(selected as number[]).map((id) => {
                 const q = queueOf(id);
-                return <Chip key={id} size="small" label={q?.name ?? id} sx={{ bgcolor: q?.color, color: "#fff" }} />;
+                return <Chip key={id} size="small" label={q?.name ?? id} sx={{ bgcolor: q?.color, color: textOn(q?.color ?? "") }} />;
               })}
             </Box>
           ),

@@ -15,6 +15,7 @@ import { nextPage } from "../../../lib/entity-api";
 import { useSocket, useSocketEvent } from "../../../lib/socket";
 import { useAuth } from "../../auth";
 import { type TicketFilter, belongsTo, byUpdatedDesc } from "../lib";
+import { openTicket } from "../notifications";
 
 /** Under ["tickets","list"]: the bell's unread query lives under ["tickets","unread"] and is left alone. */
 export const ticketListsKey = ["tickets", "list"] as const;
@@ -123,6 +124,11 @@ export function applyTicket(qc: QueryClient, ticket: Ticket, me: number) {
   qc.setQueryData(ticketKey(ticket.id), ticket);
 }
 
+/** Whether a ticket is the one open in the chat pane of a visible tab (its new messages are read at once). */
+export function beingRead(t: Pick<Ticket, "id">, openId: number, visible: boolean): boolean {
+  return visible && openId !== 0 && openId === t.id;
+}
+
 export function removeTicket(qc: QueryClient, id: number) {
   for (const [key, data] of qc.getQueriesData<Pages>({ queryKey: ticketListsKey })) {
     if (!data) continue;
@@ -171,7 +177,14 @@ export function useTicketsLive() {
     else clearUnread(qc, p.ticketId);
   });
   // a new message moves the ticket; an update (a failed send, a resend) may change its preview's mark
-  useSocketEvent("appMessage", (p) => applyTicket(qc, p.ticket, me));
+  // the chat the agent is reading does not count up: the chat marks what arrives read (POST /messages/:id/read)
+  useSocketEvent("appMessage", (p) =>
+    applyTicket(
+      qc,
+      beingRead(p.ticket, openTicket.id, document.visibilityState === "visible") ? { ...p.ticket, unreadMessages: 0 } : p.ticket,
+      me,
+    ),
+  );
 }
 
 export function useUpdateTicket() {

@@ -25,6 +25,7 @@ import { useNavigate } from "react-router-dom";
 import { ApiError, http } from "../../../api/http";
 import { useSocketEvent } from "../../../lib/socket";
 import { initials } from "../../../lib/hooks";
+import { formatPhone } from "../../../lib/phone";
 import { toastError, toastSuccess } from "../../../lib/toast";
 import { useAuth } from "../../auth";
 import { ContactDialog } from "../../contacts";
@@ -122,8 +123,8 @@ function ContactDrawer({ contactId, open, onClose }: { contactId: number; open: 
             {c.name}
           </Typography>
           {c.number && (
-            <Link href={`tel:${c.number}`} data-testid="contact-tel">
-              {c.number}
+            <Link href={`tel:+${c.number}`} data-testid="contact-tel">
+              {formatPhone(c.number)}
             </Link>
           )}
           {c.email && (

@@ -11,6 +11,7 @@ import { http } from "../../../api/http";
 import { FormDialog } from "../../../components/FormDialog";
 import { useDebounced } from "../../../lib/hooks";
 import { flattenPages } from "../../../lib/infinite";
+import { formatPhone } from "../../../lib/phone";
 import { toastError, toastSuccess } from "../../../lib/toast";
 import { useAuth } from "../../auth";
 import { useContacts } from "../../contacts";
@@ -144,7 +145,7 @@ export function NewTicketDialog({ open, onClose }: { open: boolean; onClose: () 
           onChange={(_e, v) => setContact(v)}
           inputValue={input}
           onInputChange={(_e, v) => setInput(v)}
-          getOptionLabel={(c) => `${c.name}${c.number ? ` - ${c.number}` : ""}`}
+          getOptionLabel={(c) => `${c.name}${c.number ? ` - ${formatPhone(c.number)}` : ""}`}
           isOptionEqualToValue={(a, b) => a.id === b.id}
           filterOptions={(x) => x}
           loading={contacts.isFetching}

@@ -12,6 +12,7 @@ import { useTranslation } from "react-i18next";
 import { initials } from "../../../lib/hooks";
 import { listTime } from "../../../lib/time";
 import { preview } from "../lib";
+import { textOn } from "../../../lib/contrast";
 
 interface Props {
   ticket: Ticket;
@@ -89,7 +90,7 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected, o
             <Chip
               size="small"
               label={ticket.queue?.name ?? t("tickets.noQueue")}
-              sx={{ bgcolor: color, color: "#fff", height: 20, fontSize: 11, maxWidth: 140, flexShrink: 0 }}
+              sx={{ bgcolor: color, color: textOn(color), height: 20, fontSize: 11, maxWidth: 140, flexShrink: 0 }}
               data-testid="ticket-queue"
             />
             {ticket.user && ticket.status !== "pending" && (
@@ -105,7 +106,7 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected, o
                 key={tag.id}
                 size="small"
                 label={tag.name}
-                sx={{ bgcolor: tag.color, color: "#fff", height: 20, fontSize: 11, maxWidth: 100 }}
+                sx={{ bgcolor: tag.color, color: textOn(tag.color), height: 20, fontSize: 11, maxWidth: 100 }}
               />
             ))}
           </Box>

@@ -97,7 +97,16 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
           borderBottom: 1,
           borderColor: "divider",
           minHeight: 56,
-          "& .MuiTab-root": { minHeight: 56, minWidth: 0, px: 0.5, fontSize: 12 },
+          // one line each from tablets up, in the case they are written in; a phone's quarter of 375 px may take two
+          "& .MuiTab-root": {
+            minHeight: 56,
+            minWidth: 0,
+            px: 0.5,
+            fontSize: 12,
+            lineHeight: 1.2,
+            textTransform: "none",
+            whiteSpace: { xs: "normal", sm: "nowrap" },
+          },
         }}
       >
         <Tab value="open" icon={<MoveToInboxIcon fontSize="small" />} label={t("tickets.tabs.open")} data-testid="tab-open" />
@@ -106,7 +115,10 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
         <Tab value="search" icon={<SearchIcon fontSize="small" />} label={t("tickets.tabs.search")} data-testid="tab-search" />
       </Tabs>
 
-      <Box sx={{ display: "flex", gap: 1, p: 1, alignItems: "center", flexWrap: "wrap", borderBottom: 1, borderColor: "divider" }}>
+      <Box
+        sx={{ display: "flex", gap: 1, p: 1, alignItems: "center", flexWrap: "wrap", borderBottom: 1, borderColor: "divider" }}
+        data-testid="ticket-filters"
+      >
         {tab === "search" ? (
           <SearchField value={searchText} onChange={setSearchText} placeholder={t("tickets.searchPlaceholder")} />
         ) : (
@@ -150,10 +162,9 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
               renderValue: (sel) => {
                 const ids = sel as number[];
                 if (ids.length === 0) return t("tickets.allQueues");
-                return queueChoices
-                  .filter((q) => ids.includes(q.id))
-                  .map((q) => q.name)
-                  .join(", ");
+                const names = queueChoices.filter((q) => ids.includes(q.id)).map((q) => q.name);
+                // one name, or how many: a list of names would not fit beside the other filters
+                return names.length === 1 ? names[0] : t("tickets.queuesSelected", { count: names.length });
               },
             },
           }}

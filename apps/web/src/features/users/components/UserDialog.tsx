@@ -12,7 +12,10 @@ import { QueueMultiSelect } from "../../queues";
 import { useSaveUser } from "../api/users";
 
 /** Editing keeps the password when the field is left empty. */
-const userEditForm = userCreateBody.extend({ password: z.union([z.literal(""), passwordField]), currentPassword: z.string().max(200) });
+export const userEditForm = userCreateBody.extend({
+  password: z.union([z.literal(""), passwordField]),
+  currentPassword: z.string().max(200),
+});
 type Values = z.input<typeof userEditForm>;
 
 const toValues = (u?: User | null): Values => ({

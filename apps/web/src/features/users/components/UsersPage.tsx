@@ -12,6 +12,7 @@ import { flattenPages } from "../../../lib/infinite";
 import { infiniteListState } from "../../../lib/list-state";
 import { useDeleteUser, useUsers, useUsersLive, visibleUsers } from "../api/users";
 import { UserDialog } from "./UserDialog";
+import { textOn } from "../../../lib/contrast";
 
 export default function UsersPage() {
   const { t } = useTranslation();
@@ -47,7 +48,9 @@ export default function UsersPage() {
                 {t("users.noQueues")}
               </Typography>
             ) : (
-              u.queues.map((queue) => <Chip key={queue.id} size="small" label={queue.name} sx={{ bgcolor: queue.color, color: "#fff" }} />)
+              u.queues.map((queue) => (
+                <Chip key={queue.id} size="small" label={queue.name} sx={{ bgcolor: queue.color, color: textOn(queue.color) }} />
+              ))
             )}
           </Stack>
         </EntityCard>
