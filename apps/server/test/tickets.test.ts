@@ -2,7 +2,7 @@ import { PAGE_SIZE } from "@balcao/contract";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAutoClose } from "../src/jobs/auto-close.js";
-import { api, createQueue, customerSays, pairedSimulator, phoneOf, type SimConnection } from "./conversation-kit.js";
+import { api, createQueue, customerSays, pairedSimulator, phoneOf, settle, type SimConnection } from "./conversation-kit.js";
 import { createTestApp, type TestApp } from "./helpers.js";
 
 let t: TestApp;
@@ -107,6 +107,7 @@ describe("PUT /tickets/:id transitions", () => {
     await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { status: "open" });
     const closed = await api(t, agent.token, "PUT", `/tickets/${tk.id}`, { status: "closed", userId: agent.id });
     expect(closed.body).toMatchObject({ status: "closed", userId: agent.id });
+    await settle(t);
     expect((await phoneOf(sim, tk.number)).filter((m) => m.fromMe).map((m) => m.body)).toEqual(["Obrigado pelo contato!"]);
     const reopened = await api(t, other.token, "PUT", `/tickets/${tk.id}`, { status: "open" });
     expect(reopened.body).toMatchObject({ status: "open", userId: other.id });
