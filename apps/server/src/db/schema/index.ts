@@ -11,3 +11,4 @@ export * from "./journal.js";
 export * from "./jobs.js";
 export * from "./ticket-history.js";
 export * from "./simulator.js";
+export * from "./disparos.js";
