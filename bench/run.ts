@@ -345,7 +345,9 @@ async function disparosBench() {
   const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
   const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10);
   for (const engine of ["postgres", "pglite"] as const) {
-    console.log(`\n## Disparos — ${ROWS} rows; ${CLIENTS} clients × ${DURATION_S} s per request, ${engine === "postgres" ? "PostgreSQL" : "PGlite"}`);
+    console.log(
+      `\n## Disparos — ${ROWS} rows; ${CLIENTS} clients × ${DURATION_S} s per request, ${engine === "postgres" ? "PostgreSQL" : "PGlite"}`,
+    );
     const env = await environment({ engine });
     try {
       const { whatsappId } = await simulatorConnection(env, []);

@@ -104,7 +104,12 @@ describe("disparos: the pace", () => {
     const sim = await pairedSimulator(t);
     await setPace(sim.whatsappId, { dailyCap: 3 });
     const nums = numbers(5);
-    expect(await create(sim.whatsappId, nums.map((n, i) => ({ number: n, message: `fatura ${i}` })))).toEqual({ created: 5, cancelled: 0 });
+    expect(
+      await create(
+        sim.whatsappId,
+        nums.map((n, i) => ({ number: n, message: `fatura ${i}` })),
+      ),
+    ).toEqual({ created: 5, cancelled: 0 });
     await drain();
     expect((await received(sim)).map((m) => m.body)).toEqual(["fatura 0"]);
     // not before 8 s
@@ -142,7 +147,10 @@ describe("disparos: the pace", () => {
     const start = (h + 2) % 24;
     const hhmm = (x: number) => `${String(x).padStart(2, "0")}:00`;
     await setPace(sim.whatsappId, { intervalMinMs: 0, intervalMaxMs: 0, windowStart: hhmm(start), windowEnd: hhmm((start + 2) % 24) });
-    await create(sim.whatsappId, numbers(2).map((n) => ({ number: n, message: "aviso de manutenção" })));
+    await create(
+      sim.whatsappId,
+      numbers(2).map((n) => ({ number: n, message: "aviso de manutenção" })),
+    );
     await drain();
     expect(await received(sim)).toHaveLength(0);
     expect(await connectionOf(sim.whatsappId)).toMatchObject({ waiting: "fora do horário", pending: 2 });
@@ -155,7 +163,10 @@ describe("disparos: the pace", () => {
     const sim = await pairedSimulator(t);
     await setPace(sim.whatsappId, { intervalMinMs: 0, intervalMaxMs: 0 });
     await sim.session.stop();
-    await create(sim.whatsappId, numbers(3).map((n) => ({ number: n, message: "promoção" })));
+    await create(
+      sim.whatsappId,
+      numbers(3).map((n) => ({ number: n, message: "promoção" })),
+    );
     await drain();
     expect(await statusesOf(sim.whatsappId)).toEqual(["a enviar", "a enviar", "a enviar"]);
     // logged out on the phone: the stored status says so as well
@@ -176,7 +187,11 @@ describe("disparos: the pace", () => {
     );
     await drain();
     expect(await received(sim)).toHaveLength(3);
-    await until(() => statusesOf(sim.whatsappId), (s) => s.every((x) => x === "enviado"), "all sent");
+    await until(
+      () => statusesOf(sim.whatsappId),
+      (s) => s.every((x) => x === "enviado"),
+      "all sent",
+    );
   });
 });
 
@@ -191,7 +206,10 @@ describe("disparos: errors", () => {
     const bad = numbers(5);
     const good = numbers(2);
     for (const n of bad) await sim.session.setRefused(n, true);
-    await create(sim.whatsappId, [...bad, ...good].map((n) => ({ number: n, message: "cobrança" })));
+    await create(
+      sim.whatsappId,
+      [...bad, ...good].map((n) => ({ number: n, message: "cobrança" })),
+    );
     for (let i = 0; i < 5; i++) {
       await drain();
       fake.advance(1000);
@@ -228,7 +246,11 @@ describe("disparos: errors", () => {
       await drain();
       fake.advance(1000);
     }
-    await until(() => statusesOf(sim.whatsappId), (s) => s.every((x) => x === "enviado"), "all sent");
+    await until(
+      () => statusesOf(sim.whatsappId),
+      (s) => s.every((x) => x === "enviado"),
+      "all sent",
+    );
     expect((await received(sim)).map((m) => m.chat).sort()).toEqual([...bad, ...good].sort());
     expect(agentHears.seen).toHaveLength(0);
     admin.disconnect();
@@ -253,7 +275,12 @@ describe("disparos: the contact's history", () => {
     ]);
     const row = (await rowsOf(sim.whatsappId))[0];
     const listed = await api(t, t.adminToken, "GET", `/disparos?whatsappId=${sim.whatsappId}`);
-    expect(listed.body.rows[0]).toMatchObject({ id: row.id, number: n, rendered: phone.body, message: "{Olá|Oi} {nome}, sua fatura chegou" });
+    expect(listed.body.rows[0]).toMatchObject({
+      id: row.id,
+      number: n,
+      rendered: phone.body,
+      message: "{Olá|Oi} {nome}, sua fatura chegou",
+    });
     await customerSays(t, sim, n, "quanto está?");
     expect((await ticketOfContact(t, n)).map((x) => x.status)).toEqual(["pending"]);
   });
@@ -334,14 +361,20 @@ describe("disparos: creating", () => {
       ],
     });
     expect(res).toEqual({ status: 400, body: { error: "ERR_VALIDATION", fields: { "rows.2.number": ["Invalid number"] } } });
-    expect((await api(t, t.adminToken, "POST", "/disparos", { whatsappId: sim.whatsappId, rows: [{ number: "11988880003", message: " " }] })).body)
-      .toEqual({ error: "ERR_VALIDATION", fields: { "rows.0.message": ["Required"] } });
+    expect(
+      (await api(t, t.adminToken, "POST", "/disparos", { whatsappId: sim.whatsappId, rows: [{ number: "11988880003", message: " " }] }))
+        .body,
+    ).toEqual({ error: "ERR_VALIDATION", fields: { "rows.0.message": ["Required"] } });
     expect((await api(t, t.adminToken, "GET", "/disparos/stats")).body).toEqual(before);
     expect(await rowsOf(sim.whatsappId)).toEqual([]);
     // numbers get the country code: 11 digits are Brazilian
-    await create(sim.whatsappId, [{ number: "(11) 98888-0001", message: "ok" }], { startAt: new Date(fake.at() + 86_400_000).toISOString() });
+    await create(sim.whatsappId, [{ number: "(11) 98888-0001", message: "ok" }], {
+      startAt: new Date(fake.at() + 86_400_000).toISOString(),
+    });
     expect((await rowsOf(sim.whatsappId)).map((r) => r.number)).toEqual(["5511988880001"]);
-    expect((await api(t, t.adminToken, "POST", "/disparos", { whatsappId: 99999, rows: [{ number: "11988880009", message: "x" }] })).body).toEqual({
+    expect(
+      (await api(t, t.adminToken, "POST", "/disparos", { whatsappId: 99999, rows: [{ number: "11988880009", message: "x" }] })).body,
+    ).toEqual({
       error: "ERR_NO_WAPP_FOUND",
     });
   });
@@ -353,13 +386,23 @@ describe("disparos: creating", () => {
     const bad = multipart({ whatsappId: String(sim.whatsappId), message: "padrão" }, [
       { field: "file", name: "lista.csv", type: "text/csv", data: Buffer.from(`number,message,url\n${a},oi\nxx,oi\n`) },
     ]);
-    const refused = await t.app.inject({ method: "POST", url: "/disparos", headers: { ...bearer(t.adminToken), ...bad.headers }, payload: bad.payload });
+    const refused = await t.app.inject({
+      method: "POST",
+      url: "/disparos",
+      headers: { ...bearer(t.adminToken), ...bad.headers },
+      payload: bad.payload,
+    });
     expect(refused.json()).toEqual({ error: "ERR_VALIDATION", fields: { "line.3.number": ["Invalid number"] } });
     const form = multipart({ whatsappId: String(sim.whatsappId), message: "Veja nossa {oferta|promoção}" }, [
       { field: "file", name: "lista.csv", type: "text/csv", data: Buffer.from(`numero;mensagem\n${a};\n${b};Só pra você\n${c}\n`) },
       { field: "media", name: "banner.png", type: "image/png", data: PNG },
     ]);
-    const res = await t.app.inject({ method: "POST", url: "/disparos", headers: { ...bearer(t.adminToken), ...form.headers }, payload: form.payload });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/disparos",
+      headers: { ...bearer(t.adminToken), ...form.headers },
+      payload: form.payload,
+    });
     expect(res.json()).toEqual({ created: 3, cancelled: 0 });
     const listed = (await api(t, t.adminToken, "GET", `/disparos?whatsappId=${sim.whatsappId}&limit=10`)).body.rows;
     expect(listed.map((r: { url: string; mimetype: string }) => [r.url.startsWith("/media/"), r.mimetype])).toEqual([
@@ -379,7 +422,12 @@ describe("disparos: creating", () => {
     const tag = (await api(t, t.adminToken, "POST", "/tags", { name: `vip${seq}`, color: "#123456" })).body;
     const [a, b] = numbers(2);
     for (const n of [a, b]) await api(t, t.adminToken, "POST", "/contacts", { name: `C ${n.slice(-3)}`, number: n, tagIds: [tag.id] });
-    await create(sim.whatsappId, [], { rows: undefined, tagIds: [tag.id], message: "Oi {primeiro_nome}", startAt: new Date(fake.at() + 86_400_000).toISOString() });
+    await create(sim.whatsappId, [], {
+      rows: undefined,
+      tagIds: [tag.id],
+      message: "Oi {primeiro_nome}",
+      startAt: new Date(fake.at() + 86_400_000).toISOString(),
+    });
     expect((await rowsOf(sim.whatsappId)).map((r) => r.number).sort()).toEqual([a, b]);
   });
 
@@ -412,7 +460,11 @@ describe("disparos: monitor and control", () => {
     await setPace(sim.whatsappId, { intervalMinMs: 0, intervalMaxMs: 0 });
     await create(sim.whatsappId, [{ number: numbers(1)[0], message: "x" }]);
     await drain();
-    await until(() => statusesOf(sim.whatsappId), (s) => s[0] === "enviado", "sent");
+    await until(
+      () => statusesOf(sim.whatsappId),
+      (s) => s[0] === "enviado",
+      "sent",
+    );
     await t.ctx.db.execute(sql`update disparos set status = 'enviando', sent_at = null where whatsapp_id = ${sim.whatsappId}`);
     fake.advance(60_000);
     await drain();
@@ -422,7 +474,10 @@ describe("disparos: monitor and control", () => {
   it("GET /disparos pages newest first with status and day filters; stats equal the rows; the bulk actions; DELETE removes all", async () => {
     const sim = await pairedSimulator(t);
     await setPace(sim.whatsappId, { paused: true });
-    await create(sim.whatsappId, numbers(30).map((n, i) => ({ number: n, message: `m${i}` })));
+    await create(
+      sim.whatsappId,
+      numbers(30).map((n, i) => ({ number: n, message: `m${i}` })),
+    );
     const page = await api(t, t.adminToken, "GET", `/disparos?limit=10&page=2&status=a enviar&whatsappId=${sim.whatsappId}`);
     expect(page.status).toBe(200);
     expect(page.body.page).toBe(2);
@@ -434,14 +489,18 @@ describe("disparos: monitor and control", () => {
     // days as the screen sends them
     const w = wallTime(new Date(fake.at()), SP);
     const day = `${w.year}-${String(w.month).padStart(2, "0")}-${String(w.day).padStart(2, "0")}`;
-    const today = (await api(t, t.adminToken, "GET", `/disparos?limit=200&from=${day}T00:00:00&to=${day}T23:59:59&whatsappId=${sim.whatsappId}`)).body;
+    const today = (
+      await api(t, t.adminToken, "GET", `/disparos?limit=200&from=${day}T00:00:00&to=${day}T23:59:59&whatsappId=${sim.whatsappId}`)
+    ).body;
     expect(today.rows).toHaveLength(30);
     const yesterday = (await api(t, t.adminToken, "GET", `/disparos?from=2020-01-01T00:00:00&to=2020-01-01T23:59:59`)).body;
     expect(yesterday).toEqual({ rows: [], page: 1, totalPages: 1 });
 
     const statsEqualRows = async () => {
       const stats = (await api(t, t.adminToken, "GET", "/disparos/stats")).body;
-      const { rows } = await t.ctx.db.execute<{ status: string; n: number }>(sql`select status, count(*)::int as n from disparos group by status`);
+      const { rows } = await t.ctx.db.execute<{ status: string; n: number }>(
+        sql`select status, count(*)::int as n from disparos group by status`,
+      );
       const counted = { cancelado: 0, "a enviar": 0, "com erro": 0, enviado: 0, enviando: 0 } as Record<string, number>;
       for (const r of rows) counted[r.status] = Number(r.n);
       expect(stats).toEqual(counted);

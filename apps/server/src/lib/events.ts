@@ -1,5 +1,16 @@
 import { EventEmitter } from "node:events";
-import type { Contact, Message, Queue, QuickAnswer, Setting, Ticket, User, Whatsapp, ConnectionStatus, DisparosUpdate } from "@balcao/contract";
+import type {
+  Contact,
+  Message,
+  Queue,
+  QuickAnswer,
+  Setting,
+  Ticket,
+  User,
+  Whatsapp,
+  ConnectionStatus,
+  DisparosUpdate,
+} from "@balcao/contract";
 
 /**
  * Domain events. Services publish them after their writes commit; `realtime/` turns them into

@@ -56,7 +56,11 @@ function atLocal(now: number, days: number, minutes: number, zone: string): numb
 }
 
 /** Whether `now` is inside the sending hours; when not, the next time they open. */
-export function windowCheck(pace: Pick<DisparoPace, "windowStart" | "windowEnd">, now: number, zone: string): { open: true } | { open: false; opensAt: number } {
+export function windowCheck(
+  pace: Pick<DisparoPace, "windowStart" | "windowEnd">,
+  now: number,
+  zone: string,
+): { open: true } | { open: false; opensAt: number } {
   const start = minutesOf(pace.windowStart);
   const end = minutesOf(pace.windowEnd);
   if (start === undefined || end === undefined || start === end) return { open: true };

@@ -69,10 +69,21 @@ export function disparoRoutes(deps: service.DisparoDeps, guard: Guards): Fastify
         if (!req.isMultipart()) {
           const body = disparoCreateBody.parse(req.body ?? {});
           const raw = body.rows?.length
-            ? body.rows.map((r, i) => ({ label: `rows.${i}`, number: r.number, message: r.message ?? "", url: r.url, mimetype: r.mimetype }))
+            ? body.rows.map((r, i) => ({
+                label: `rows.${i}`,
+                number: r.number,
+                message: r.message ?? "",
+                url: r.url,
+                mimetype: r.mimetype,
+              }))
             : await service.rowsFromTags(ctx.db, body.tagIds ?? [], body.message ?? "", body.url, body.mimetype);
           const rows = await service.checkRows(deps.conv, raw);
-          return service.createDisparos(deps, { whatsappId: body.whatsappId, rows, startAt: await service.startOf(ctx.db, body.startAt), idempotency });
+          return service.createDisparos(deps, {
+            whatsappId: body.whatsappId,
+            rows,
+            startAt: await service.startOf(ctx.db, body.startAt),
+            idempotency,
+          });
         }
         const fields: Record<string, string> = {};
         let csv: Buffer | undefined;
@@ -89,9 +100,7 @@ export function disparoRoutes(deps: service.DisparoDeps, guard: Guards): Fastify
         }
         const whatsappId = z.coerce.number().int().positive().parse(fields.whatsappId);
         const message = fields.message ?? "";
-        const tagIds = fields.tagIds
-          ? z.array(z.coerce.number().int().positive()).parse(fields.tagIds.split(",").filter(Boolean))
-          : [];
+        const tagIds = fields.tagIds ? z.array(z.coerce.number().int().positive()).parse(fields.tagIds.split(",").filter(Boolean)) : [];
         if (!csv && !tagIds.length) throw new AppError("ERR_VALIDATION", 400, { file: ["Required"] });
         const raw = csv
           ? service.rowsFromCsv(parseCsv((await decodeTextUpload(csv)).replace(/^\uFEFF/, "")), message)
@@ -103,7 +112,12 @@ export function disparoRoutes(deps: service.DisparoDeps, guard: Guards): Fastify
         if (file) stored = await media.storeUpload(file);
         try {
           const rows = await service.checkRows(deps.conv, raw, stored);
-          return await service.createDisparos(deps, { whatsappId, rows, startAt: await service.startOf(ctx.db, fields.startAt), idempotency });
+          return await service.createDisparos(deps, {
+            whatsappId,
+            rows,
+            startAt: await service.startOf(ctx.db, fields.startAt),
+            idempotency,
+          });
         } catch (err) {
           if (stored) await media.remove(stored.key);
           throw err;
@@ -132,7 +146,13 @@ export function disparoRoutes(deps: service.DisparoDeps, guard: Guards): Fastify
         const conn = await connectionByToken(ctx.db, token);
         if (!conn) throw new AppError("ERR_INVALID_TOKEN");
         const key = idempotencyKeyOf(req.headers["idempotency-key"]);
-        const raw = req.body.rows.map((r, i) => ({ label: `rows.${i}`, number: r.number, message: r.message ?? "", url: r.url, mimetype: r.mimetype }));
+        const raw = req.body.rows.map((r, i) => ({
+          label: `rows.${i}`,
+          number: r.number,
+          message: r.message ?? "",
+          url: r.url,
+          mimetype: r.mimetype,
+        }));
         const rows = await service.checkRows(deps.conv, raw);
         return service.createDisparos(deps, {
           whatsappId: conn.id,
@@ -164,7 +184,8 @@ export function disparoRoutes(deps: service.DisparoDeps, guard: Guards): Fastify
         preHandler: guard.admin,
         schema: {
           tags,
-          description: "A connection's disparo pace, sending hours and Pausar (paused: true) / Retomar (paused: false, also after a failure pause).",
+          description:
+            "A connection's disparo pace, sending hours and Pausar (paused: true) / Retomar (paused: false, also after a failure pause).",
           params: idParam,
           body: disparoConnectionUpdateBody,
           response: { 200: disparoConnectionSchema },

@@ -143,7 +143,9 @@ export function rowsFromCsv(table: string[][], defaultMessage = ""): (RowInput &
     const i = head.findIndex((h) => names.includes(h));
     return i === -1 ? fallback : i;
   };
-  const hasHeader = head.some((h) => ["number", "numero", "número", "telefone", "phone", "whatsapp", "message", "mensagem", "url"].includes(h));
+  const hasHeader = head.some((h) =>
+    ["number", "numero", "número", "telefone", "phone", "whatsapp", "message", "mensagem", "url"].includes(h),
+  );
   const ni = hasHeader ? col(["number", "numero", "número", "telefone", "phone", "whatsapp", "celular"], 0) : 0;
   const mi = hasHeader ? col(["message", "mensagem", "msg", "texto"], 1) : 1;
   const ui = hasHeader ? col(["url", "link", "midia", "mídia", "media"], 2) : 2;
@@ -522,9 +524,13 @@ function defaultSettings(whatsappId: number): SettingsRow {
 }
 
 /** PUT /disparos/connections/:id: the pace, the sending hours, Pausar / Retomar (which also clears a failure pause). */
-export async function updateConnection(deps: DisparoDeps, whatsappId: number, body: DisparoConnectionUpdateBody): Promise<DisparoConnection> {
+export async function updateConnection(
+  deps: DisparoDeps,
+  whatsappId: number,
+  body: DisparoConnectionUpdateBody,
+): Promise<DisparoConnection> {
   const { ctx } = deps.conv;
-  if ((body.windowStart === undefined) !== (body.windowEnd === undefined) || (!!body.windowStart !== !!body.windowEnd)) {
+  if ((body.windowStart === undefined) !== (body.windowEnd === undefined) || !!body.windowStart !== !!body.windowEnd) {
     throw new AppError("ERR_VALIDATION", 400, { windowEnd: ["Set both or neither"] });
   }
   await ctx.db.transaction(async (tx) => {
@@ -794,7 +800,9 @@ export async function startDisparos(deps: DisparoDeps): Promise<void> {
 /** The connection is back: its rows go on. */
 export async function onConnected(deps: DisparoDeps, whatsappId: number): Promise<void> {
   const { ctx } = deps.conv;
-  const { rows } = await ctx.db.execute(sql`select 1 from disparo_counts where whatsapp_id = ${whatsappId} and status = 'a enviar' and n > 0`);
+  const { rows } = await ctx.db.execute(
+    sql`select 1 from disparo_counts where whatsapp_id = ${whatsappId} and status = 'a enviar' and n > 0`,
+  );
   if (!rows.length) return;
   await wakeJob(ctx.db, whatsappId, deps.clock.now());
   deps.wakeRunner();
@@ -823,7 +831,10 @@ export async function handleOptOut(deps: DisparoDeps, message: Message, ticket: 
   if (!key) return false;
   const { ctx } = deps.conv;
   const s = await getSettingValues(ctx.db, ["disparoOptOutWords", "disparoOptOutReply"]);
-  const words = s.disparoOptOutWords.split(/[,;\n]/).map(optOutKey).filter(Boolean);
+  const words = s.disparoOptOutWords
+    .split(/[,;\n]/)
+    .map(optOutKey)
+    .filter(Boolean);
   if (!words.includes(key)) return false;
   const contact = ticket.contact;
   const queued = await ctx.db.transaction(async (tx) => {
