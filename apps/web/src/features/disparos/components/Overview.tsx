@@ -26,7 +26,13 @@ export function StatsCards({ stats }: { stats: DisparoStats }) {
           variant="outlined"
           data-testid="disparo-card"
           data-status={c.status}
-          sx={{ p: { xs: 1.5, sm: 2 }, borderLeft: 6, borderLeftColor: statusColor(c.status), minWidth: 0 }}
+          // black is the spec's colour for cancelado; on the dark paper its edge shows in grey
+          sx={(theme) => ({
+            p: { xs: 1.5, sm: 2 },
+            borderLeft: 6,
+            borderLeftColor: theme.palette.mode === "dark" && c.status === "cancelado" ? theme.palette.grey[600] : statusColor(c.status),
+            minWidth: 0,
+          })}
         >
           <Typography variant="body2" color="text.secondary" noWrap>
             {t(c.label)}
@@ -122,7 +128,7 @@ export function ConnectionsPanel({
                 : t("disparos.connections.anyHour")}
             </Typography>
             <Typography variant="caption" color="text.secondary">
-              {t("disparos.connections.pace", {
+              {t(c.pauseEvery > 0 ? "disparos.connections.pace" : "disparos.connections.paceNoPause", {
                 min: Math.round(c.intervalMinMs / 1000),
                 max: Math.round(c.intervalMaxMs / 1000),
                 every: c.pauseEvery,
