@@ -87,6 +87,10 @@ describe("the disparo pace", () => {
     const days = estimateFinish({ ...pace, intervalMinMs: 0, intervalMaxMs: 0, pauseEvery: 0 }, fresh, 600, T9, SP);
     expect(days).toBe(Date.UTC(2026, 10, 24, 3, 0, 0));
     expect(estimateFinish(pace, fresh, 0, T9, SP)).toBe(T9);
+    // 100 000 rows at 500 a day: about 200 days (past a month of days the rate so far is extrapolated)
+    const long = estimateFinish({ ...pace, windowStart: "08:00", windowEnd: "20:00" }, fresh, 100_000, T9, SP);
+    expect(Math.round((long - T9) / 86_400_000)).toBeGreaterThanOrEqual(198);
+    expect(Math.round((long - T9) / 86_400_000)).toBeLessThanOrEqual(201);
   });
 });
 

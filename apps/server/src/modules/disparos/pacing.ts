@@ -94,23 +94,60 @@ export function decidePace(pace: DisparoPace, state: PaceState, now: number, zon
 }
 
 /**
- * When `remaining` rows should be done at this pace (average jitter), from `now`. Past a few
- * thousand rows the rest is extrapolated at the rate simulated so far (a campaign of 100 000 rows
- * at 500 a day is a matter of months, not of the minute).
+ * When `remaining` rows should be done at this pace (average jitter), from `now`: day by day (the
+ * time zone is asked a few times a day, not once a row), each day's open hours filled at the
+ * average interval and pauses up to the cap. Past `maxDays` the rest is extrapolated at the rate
+ * simulated so far (100 000 rows at 500 a day is a matter of months, not of the minute).
  */
-export function estimateFinish(pace: DisparoPace, state: PaceState, remaining: number, now: number, zone: string, maxSteps = 3000): number {
-  let t = now;
-  let s = state;
-  const steps = Math.min(remaining, maxSteps);
-  for (let i = 0; i < steps; i++) {
-    let d = decidePace(pace, s, t, zone, () => 0.5);
-    for (let guard = 0; !d.go && guard < 10; guard++) {
-      t = Math.max(t, d.at);
-      d = decidePace(pace, s, t, zone, () => 0.5);
+export function estimateFinish(pace: DisparoPace, state: PaceState, remaining: number, now: number, zone: string, maxDays = 30): number {
+  if (remaining <= 0) return now;
+  const total = remaining;
+  let days = 0;
+  const gap = (pace.intervalMinMs + pace.intervalMaxMs) / 2;
+  const pause = (pace.pauseMinMs + pace.pauseMaxMs) / 2;
+  const start = minutesOf(pace.windowStart);
+  const end = minutesOf(pace.windowEnd);
+  const windowed = start !== undefined && end !== undefined && start !== end;
+  let t = Math.max(now, state.nextAt ?? now);
+  let streak = state.streak;
+  let day = state.day;
+  let count = state.dayCount;
+  let last = now;
+  for (let guard = 0; remaining > 0 && guard < 20_000; guard++) {
+    const w = wallTime(new Date(t), zone);
+    const at = (minutes: number) =>
+      zonedToUtc({ year: w.year, month: w.month, day: w.day, hour: Math.floor(minutes / 60), minute: minutes % 60 }, zone).getTime();
+    const dayStart = at(0);
+    const nextDay = addLocalDays(new Date(t), 1, zone).getTime();
+    const key = `${w.year}-${String(w.month).padStart(2, "0")}-${String(w.day).padStart(2, "0")}`;
+    if (key !== day) {
+      day = key;
+      count = 0;
+      if (++days > maxDays) break;
     }
-    if (!d.go) return t;
-    s = d.state;
+    // the span of the day t is in: the whole day, the window, or (a window crossing midnight) its morning or evening part
+    let open = dayStart;
+    let close = nextDay;
+    if (windowed && start < end) [open, close] = [at(start), at(end)];
+    else if (windowed) [open, close] = t < at(end) ? [dayStart, at(end)] : [at(start), nextDay];
+    if (t < open) t = open;
+    if (t >= close) {
+      t = nextDay;
+      continue;
+    }
+    while (remaining > 0 && t < close && (pace.dailyCap <= 0 || count < pace.dailyCap)) {
+      last = t;
+      remaining--;
+      count++;
+      streak++;
+      const long = pace.pauseEvery > 0 && streak >= pace.pauseEvery;
+      if (long) streak = 0;
+      t += long ? pause : gap;
+    }
+    if (remaining > 0 && pace.dailyCap > 0 && count >= pace.dailyCap) t = Math.max(t, nextDay);
   }
-  if (remaining > steps && steps > 0) t += Math.round(((t - now) / steps) * (remaining - steps));
-  return t;
+  const done = total - remaining;
+  // what is left goes at the days' rate seen so far (a day's rows come in a burst, then the day ends)
+  if (remaining > 0 && done > 0) return Math.round(last + (remaining / (done / maxDays)) * 86_400_000);
+  return last;
 }
