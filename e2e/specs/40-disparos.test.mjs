@@ -23,7 +23,7 @@ after(async () => {
 
 const count = async (page, status) =>
   Number(
-    (await page.locator(`[data-testid=disparo-card][data-status="${status}"] [data-testid=disparo-card-count]`).innerText()).replace(
+    (await page.locator(`[data-testid=disparo-card][data-status="${status}"] [data-testid=disparo-card-count]`).textContent()).replace(
       /\D/g,
       "",
     ),
@@ -91,7 +91,7 @@ test("20 disparos from a CSV: cards and progress move, cancel pending, restart e
   const progress = page.getByTestId("disparos-progress");
   await cardIs(page, "enviado", (n) => n >= 3);
   await cardIs(page, "com erro", (n) => n === 2);
-  await until(async () => /de 20 concluídos/.test(await progress.innerText()), "the progress");
+  await until(async () => /de 20 concluídos/.test(await progress.textContent()), "the progress");
   const before = await count(page, "enviado");
   await cardIs(page, "enviado", (n) => n > before);
   await page.getByTestId("disparos-finish").waitFor();
