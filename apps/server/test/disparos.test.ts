@@ -525,6 +525,16 @@ describe("disparos: monitor and control", () => {
     expect((await api(t, t.adminToken, "GET", "/disparos")).body).toEqual({ rows: [], page: 1, totalPages: 1 });
   });
 
+  it("deleting a connection takes its rows out of the stats too", async () => {
+    const sim = await pairedSimulator(t);
+    await setPace(sim.whatsappId, { paused: true });
+    const before = (await api(t, t.adminToken, "GET", "/disparos/stats")).body;
+    await create(sim.whatsappId, numbers(4).map((n) => ({ number: n, message: "x" })));
+    expect((await api(t, t.adminToken, "GET", "/disparos/stats")).body["a enviar"]).toBe(before["a enviar"] + 4);
+    expect((await api(t, t.adminToken, "DELETE", `/whatsapp/${sim.whatsappId}`)).status).toBe(200);
+    expect((await api(t, t.adminToken, "GET", "/disparos/stats")).body).toEqual(before);
+  });
+
   it("every call is for admins only: anonymous 401, agents and supervisors 403", async () => {
     const superv = await t.createUser({ name: "Sup", profile: "superv" });
     const calls: ["GET" | "POST" | "PUT" | "DELETE", string, object?][] = [
