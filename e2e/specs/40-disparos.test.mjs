@@ -168,7 +168,7 @@ test("a bad CSV line is named and nothing is queued", async () => {
     .setInputFiles({ name: "x.csv", mimeType: "text/csv", buffer: Buffer.from("5511988887777,oi\nabc,oi\n") });
   await dialog.getByTestId("disparo-message").fill("Olá {nome}");
   await dialog.getByRole("button", { name: "Enviar para a fila" }).click();
-  await dialog.getByTestId("disparo-error").filter({ hasText: "line.2.number" }).waitFor();
+  await dialog.getByTestId("disparo-error").filter({ hasText: "Linha 2, número: número inválido" }).waitFor();
   await settled(page);
   await shot(page, "disparos-new-error-375-light");
   assert.equal((await admin.get("/disparos/stats"))["a enviar"], 0);

@@ -17,7 +17,7 @@ import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
 import useMediaQuery from "@mui/material/useMediaQuery";
 import { useTheme } from "@mui/material/styles";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../api/http";
 import { toastSuccess } from "../../../lib/toast";
@@ -37,7 +37,15 @@ export function previewVariants(message: string, name: string): string[] {
 function rowError(err: unknown, t: (k: string, o?: Record<string, unknown>) => string): string {
   if (err instanceof ApiError && err.fields) {
     const [key, messages] = Object.entries(err.fields)[0] ?? [];
-    if (key) return t("disparos.dialog.rowError", { where: key, message: (messages ?? []).join(", ") });
+    if (key) {
+      const m = /^(line|rows|contacts)\.(\d+)\.(\w+)$/.exec(key);
+      // CSV lines are counted from 1 as a spreadsheet shows them; JSON rows and contacts from 0
+      const where = m
+        ? `${t("disparos.dialog.line", { n: m[1] === "line" ? Number(m[2]) : Number(m[2]) + 1 })}, ${t(`disparos.dialog.fields.${m[3]}`, { defaultValue: m[3] })}`
+        : t(`disparos.dialog.fields.${key}`, { defaultValue: key });
+      const message = (messages ?? []).map((x) => t(`disparos.dialog.reasons.${x}`, { defaultValue: x })).join(", ");
+      return t("disparos.dialog.rowError", { where, message });
+    }
   }
   return err instanceof ApiError ? t(`errors.${err.code}`, { defaultValue: err.code ?? String(err.status) }) : String(err);
 }
@@ -62,6 +70,11 @@ export function NewDisparoDialog({ open, onClose, connections }: { open: boolean
   const [start, setStart] = useState("");
   const [hours, setHours] = useState(true);
   const [error, setError] = useState("");
+  const errorRef = useRef<HTMLDivElement>(null);
+  // a refused request's reason shows where the eye is (the end of a long form on a phone)
+  useEffect(() => {
+    if (error) errorRef.current?.scrollIntoView({ block: "nearest" });
+  }, [error]);
 
   useEffect(() => {
     if (!open) return;
@@ -186,7 +199,7 @@ export function NewDisparoDialog({ open, onClose, connections }: { open: boolean
         {variants.length > 0 && (
           <Paper variant="outlined" sx={{ p: 1.5 }} data-testid="disparo-preview">
             <Typography variant="caption" color="text.secondary">
-              {t("disparos.dialog.previewTitle")}
+              {t(variants.length > 1 ? "disparos.dialog.previewTitle" : "disparos.dialog.previewOne")}
             </Typography>
             {variants.map((v) => (
               <Typography
@@ -233,7 +246,7 @@ export function NewDisparoDialog({ open, onClose, connections }: { open: boolean
           <FormHelperText sx={{ mt: -0.5 }}>{t("disparos.dialog.hoursHelp")}</FormHelperText>
         </Box>
         {error && (
-          <Alert severity="error" data-testid="disparo-error">
+          <Alert severity="error" data-testid="disparo-error" ref={errorRef}>
             {error}
           </Alert>
         )}
