@@ -529,7 +529,10 @@ describe("disparos: monitor and control", () => {
     const sim = await pairedSimulator(t);
     await setPace(sim.whatsappId, { paused: true });
     const before = (await api(t, t.adminToken, "GET", "/disparos/stats")).body;
-    await create(sim.whatsappId, numbers(4).map((n) => ({ number: n, message: "x" })));
+    await create(
+      sim.whatsappId,
+      numbers(4).map((n) => ({ number: n, message: "x" })),
+    );
     expect((await api(t, t.adminToken, "GET", "/disparos/stats")).body["a enviar"]).toBe(before["a enviar"] + 4);
     expect((await api(t, t.adminToken, "DELETE", `/whatsapp/${sim.whatsappId}`)).status).toBe(200);
     expect((await api(t, t.adminToken, "GET", "/disparos/stats")).body).toEqual(before);
