@@ -1,9 +1,10 @@
 /**
  * Benchmarks of the conversation server; they print figures and assert nothing.
  *   npm run bench                                  all
- *   npm run bench -- inbound | outbound | lists    one
+ *   npm run bench -- inbound | outbound | lists | disparos    one
  * inbound: PostgreSQL, with the inbound journal and with a no-op one (what the journal costs);
  * outbound: an agent's POST /messages on the embedded PGlite, 10 agents sending.
+ * disparos: GET /disparos (pages, filters) and GET /disparos/stats over 100 000 rows, on both engines.
  * BENCH_DATABASE_URL (else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres):
  * a server where a fresh database is created for each benchmark and dropped afterwards.
  */
@@ -349,6 +350,73 @@ async function outboundRun(AGENTS: number, PER_AGENT: number, EVERY_MS: number) 
   }
 }
 
+/**
+ * The Disparos screen's reads over 100 000 rows (60 days, every status): the default page, a
+ * status filter, a day range, a deep page, and the stats the cards show (counters kept by the
+ * table's triggers, compared with counting the rows). 10 clients, on PostgreSQL and PGlite.
+ */
+async function disparosBench() {
+  const ROWS = Number(process.env.BENCH_DISPARO_ROWS ?? 100_000);
+  const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
+  const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10);
+  for (const engine of ["postgres", "pglite"] as const) {
+    console.log(
+      `\n## Disparos — ${ROWS} rows; ${CLIENTS} clients × ${DURATION_S} s per request, ${engine === "postgres" ? "PostgreSQL" : "PGlite"}`,
+    );
+    const env = await environment({ engine });
+    try {
+      const { whatsappId } = await simulatorConnection(env, []);
+      // paused: the rows stay as generated while the requests run
+      await call(env, "PUT", `/disparos/connections/${whatsappId}`, { paused: true });
+      const t0 = performance.now();
+      await env.app.ctx.db.execute(sql`
+        insert into disparos (whatsapp_id, number, message, url, mimetype, status, reason, datetime, sent_at, created_at)
+        select ${whatsappId}, '5511' || lpad((900000000 + g)::text, 9, '0'),
+               'Olá {nome}, sua fatura de ' || (g % 28 + 1) || '/11 está disponível. {Qualquer dúvida|Dúvidas}, responda aqui.',
+               case when g % 7 = 0 then '/media/0123456789abcdef0123456789abcdef.png' else '' end,
+               case when g % 7 = 0 then 'image/png' else '' end,
+               case when g % 20 < 12 then 'enviado' when g % 20 < 17 then 'a enviar' when g % 20 < 19 then 'com erro' else 'cancelado' end,
+               case when g % 20 in (17, 18) then 'the number does not receive messages' else '' end,
+               now() - make_interval(secs => (g * 51.84)::int), null, now()
+        from generate_series(1, ${ROWS}) g`);
+      await env.app.ctx.db.execute(sql.raw("analyze disparos"));
+      console.log(`rows generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      const day = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
+      const requests: [string, string[]][] = [
+        ["GET /disparos (page 1 of 50)", ["/disparos"]],
+        ["GET /disparos status=a enviar", ["/disparos?status=a%20enviar&limit=50&page=1"]],
+        ["GET /disparos from/to one day", [`/disparos?from=${day}T00:00:00&to=${day}T23:59:59&limit=50&page=1`]],
+        ["GET /disparos page 100 (limit 50)", ["/disparos?limit=50&page=100"]],
+        ["GET /disparos limit=200", ["/disparos?limit=200&page=1"]],
+        ["GET /disparos/stats", ["/disparos/stats"]],
+      ];
+      for (const [label, paths] of requests) {
+        for (let i = 0; i < 20; i++) await call(env, "GET", paths[i % paths.length]);
+        const { samples, failures } = await new Promise<{ samples: number[]; failures: number }>((resolve, reject) => {
+          const worker = new Worker(new URL("./load-worker.mjs", import.meta.url), {
+            workerData: { url: env.url, token: env.token, paths, clients: CLIENTS, seconds: DURATION_S },
+          });
+          worker.once("message", resolve);
+          worker.once("error", reject);
+        });
+        if (failures) throw new Error(`${label}: ${failures} failed requests`);
+        console.log(`${label.padEnd(38)} ${fmt(summarize(samples, DURATION_S))}`);
+      }
+      console.log("\nPlans:");
+      await explain(env, "page 1", "select id from disparos order by datetime desc nulls last, id desc nulls last limit 50");
+      await explain(
+        env,
+        "status page 1",
+        "select id from disparos where status = 'a enviar' order by datetime desc nulls last, id desc nulls last limit 50",
+      );
+      await explain(env, "stats from the counters", "select status, sum(n) from disparo_counts group by status");
+      await explain(env, "stats by counting the rows (what the counters spare)", "select status, count(*) from disparos group by status");
+    } finally {
+      await env.done();
+    }
+  }
+}
+
 const which = process.argv[2];
 if (!which || which === "inbound") {
   await inbound(true);
@@ -356,4 +424,5 @@ if (!which || which === "inbound") {
 }
 if (!which || which === "outbound") await outbound();
 if (!which || which === "lists") await lists();
+if (!which || which === "disparos") await disparosBench();
 process.exit(0);

@@ -37,7 +37,10 @@ import type { ConvDeps } from "./modules/outbox/deps.js";
 import { pruneIdempotencyKeys } from "./modules/outbox/idempotency.js";
 import { OutboxSender, type SenderOptions } from "./modules/outbox/sender.js";
 import { systemRoutes } from "./modules/system/routes.js";
-import type { Clock } from "./lib/pace.js";
+import { disparoRoutes } from "./modules/disparos/routes.js";
+import * as disparos from "./modules/disparos/service.js";
+import { registerDisparoRealtime } from "./realtime/disparos.js";
+import { type Clock, realClock } from "./lib/pace.js";
 import { contactRoutes } from "./modules/contacts/routes.js";
 import { createInboundPipeline } from "./modules/messages/inbound.js";
 import { createJournal, type Journal, pruneJournal } from "./modules/messages/journal.js";
@@ -160,6 +163,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   bridgeCrudEvents(ctx, io);
   refreshSocketUsers(ctx, io);
   registerTicketRealtime(ctx, io);
+  registerDisparoRealtime(ctx, io);
 
   // channels: one session per connection; every event journaled, then handed to the one inbound pipeline
   const journal = opts.journal ?? createJournal(database.db);
@@ -207,6 +211,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await database.db.execute(sql`delete from jobs where state = 'done' and updated_at < now() - interval '1 day'`);
   });
 
+  // disparos: one send job per connection, paced; the outbox's outcomes move the rows on
+  const disparoDeps: disparos.DisparoDeps = { conv, clock: opts.clock ?? realClock, random: Math.random, wakeRunner: () => jobs.wake() };
+  jobs.register<{ whatsappId: number }>(disparos.SEND_JOB, (p, job) => disparos.runSend(disparoDeps, p.whatsappId, job.id));
+  jobs.every(disparos.SWEEP_JOB, 60_000, () => disparos.sweep(disparoDeps));
+  ctx.events.on("message.sent", (p) => disparos.onMessageSent(disparoDeps, p.messageId));
+  ctx.events.on("message.failed", (p) => disparos.onMessageFailed(disparoDeps, p.messageId, p.reason));
+  ctx.events.on("message.created", (p) => disparos.handleOptOut(disparoDeps, p.message, p.ticket));
+  ctx.events.on("whatsapp.session", (p) => (p.status === "CONNECTED" ? disparos.onConnected(disparoDeps, p.id) : undefined));
+
   const guard = makeGuards(ctx);
   runGuardsFirst(app, guard);
   for (const plugin of [
@@ -221,6 +234,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ticketRoutes(conv, guard),
     messageRoutes(conv, guard),
     systemRoutes(ctx, guard),
+    disparoRoutes(disparoDeps, guard),
     ...(config.simulatorEnabled ? [simulatorRoutes(ctx, channels, simulator, guard)] : []),
   ]) {
     await app.register(plugin);
@@ -236,6 +250,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // sessions (each replays its unfinished journal events first), the senders, the jobs
   await startAllSessions(ctx, channels);
   await sender.start();
+  await disparos.startDisparos(disparoDeps);
   await jobs.start();
 
   let closed = false;

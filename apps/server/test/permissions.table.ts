@@ -140,6 +140,24 @@ export const PERMISSIONS: Record<string, Row> = {
   "POST /digitando/stop/{ticketId}": { expect: TICKET_SCOPED },
   "GET /media/{key}": { expect: PUBLIC }, // the unguessable key is the capability (<img> tags carry no token)
 
+  // disparos (bulk messages): admins only; the external tool's call takes a connection's token, never a user's session
+  "GET /disparos": { expect: ADMINS },
+  "GET /disparos/stats": { expect: ADMINS },
+  "POST /disparos": {
+    expect: ADMINS,
+    body: (f) => ({ whatsappId: f.whatsapp.other, rows: [{ number: "5511977776666", message: "Promoção" }] }),
+  },
+  "POST /api/disparos": {
+    expect: { anon: 401, own: 403, other: 403, superv: 403, admin: 403 },
+    body: () => ({ rows: [{ number: "5511977776666", message: "Oi" }] }),
+  },
+  "POST /disparos/restart-errors": { expect: ADMINS },
+  "POST /disparos/cancel-pending": { expect: ADMINS },
+  "DELETE /disparos": { expect: ADMINS, last: true },
+  "GET /disparos/connections": { expect: ADMINS },
+  "PUT /disparos/connections/{id}": { expect: ADMINS, body: () => ({ paused: false }) },
+  "GET /disparos/opt-outs": { expect: ADMINS },
+  "DELETE /disparos/opt-outs/{contactId}": { expect: ADMINS },
   // the background machinery (dead jobs, what waits in the outbox and the journal)
   "GET /jobs": { expect: ADMINS },
   // the simulator (tests and demos; off in production)

@@ -7,3 +7,4 @@ export * from "./api.js";
 export * from "./settings.js";
 export type * from "./socket.js";
 export * from "./text.js";
+export * from "./disparos.js";

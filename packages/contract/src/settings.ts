@@ -59,6 +59,10 @@ export const SETTING_DEFAULTS = {
   msgMediaUnavailable: "[mídia indisponível]",
   msgVoiceCall: "Chamada de voz",
   msgVideoCall: "Chamada de vídeo",
+  // disparos: a customer who answers one of these words (comma-separated; case and accents ignored) stops receiving them
+  disparoOptOutWords: "SAIR",
+  /** the one-line confirmation the customer gets */
+  disparoOptOutReply: "Pronto! Você não vai mais receber nossas mensagens automáticas. Se mudar de ideia, é só nos chamar.",
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

@@ -1,5 +1,6 @@
 import type { Contact, Message, Queue, QuickAnswer, Setting, Ticket, User, Whatsapp } from "./entities.js";
 import type { TicketStatus, ConnectionStatus } from "./entities.js";
+import type { DisparosUpdate } from "./disparos.js";
 
 /** Socket events the server emits and their payloads (core §4, document 001 §4). */
 export interface ServerToClientEvents {
@@ -29,6 +30,8 @@ export interface ServerToClientEvents {
   }) => void;
   /** someone types in a ticket the socket watches: the customer (no name), or another agent (their name) */
   typing: (p: { ticketId: number; typing: boolean; name?: string }) => void;
+  /** admins: disparos were created, changed status or were deleted (the screen reloads its page) */
+  "disparos:update": (p: DisparosUpdate) => void;
 }
 
 /** Answer of a room join, when the client passes a callback: refused joins say why. */

@@ -1,5 +1,16 @@
 import { EventEmitter } from "node:events";
-import type { Contact, Message, Queue, QuickAnswer, Setting, Ticket, User, Whatsapp, ConnectionStatus } from "@balcao/contract";
+import type {
+  Contact,
+  Message,
+  Queue,
+  QuickAnswer,
+  Setting,
+  Ticket,
+  User,
+  Whatsapp,
+  ConnectionStatus,
+  DisparosUpdate,
+} from "@balcao/contract";
 
 /**
  * Domain events. Services publish them after their writes commit; `realtime/` turns them into
@@ -41,6 +52,8 @@ export interface DomainEvents {
   "whatsapp.session": { id: number; status: ConnectionStatus; qrcode: string; retries: number; number: string; updatedAt: string };
   /** someone is typing in a ticket: an agent (userId) or the customer (from the channel's presence) */
   "ticket.typing": { ticketId: number; typing: boolean; userId?: number; name?: string };
+  /** disparos were created, changed status, were deleted, or a connection's disparo pace changed */
+  "disparos.changed": DisparosUpdate;
 }
 
 export type DomainEventName = keyof DomainEvents;

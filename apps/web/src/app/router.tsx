@@ -3,6 +3,7 @@ import { FullPageSpinner } from "../components/FullPageSpinner";
 import { LoginPage, authRoutes } from "../features/auth";
 import { connectionsRoutes } from "../features/connections";
 import { contactsRoutes } from "../features/contacts";
+import { disparosRoutes } from "../features/disparos";
 import { placeholderRoutes } from "../features/placeholder";
 import { queuesRoutes } from "../features/queues";
 import { quickAnswersRoutes } from "../features/quick-answers";
@@ -19,6 +20,7 @@ const SCREENS: PageRoute[] = [
   ...usersRoutes,
   ...queuesRoutes,
   ...connectionsRoutes,
+  ...disparosRoutes,
   ...placeholderRoutes,
 ];
 

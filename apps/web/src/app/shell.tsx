@@ -4,6 +4,7 @@ import { VolumeControl } from "../components/layout/VolumeControl";
 import { isAdmin, useAuth, useLiveSession } from "../features/auth";
 import { connectionsMenu } from "../features/connections";
 import { contactsMenu } from "../features/contacts";
+import { disparosMenu } from "../features/disparos";
 import { comingSoonMenu } from "../features/placeholder";
 import { queuesMenu } from "../features/queues";
 import { quickAnswersMenu } from "../features/quick-answers";
@@ -21,7 +22,7 @@ const MENU: MenuEntry[] = [
   usersMenu,
   queuesMenu,
   comingSoonMenu.chatbot,
-  comingSoonMenu.disparos,
+  disparosMenu,
   comingSoonMenu.contracts,
   comingSoonMenu.schedules,
   connectionsMenu,

@@ -12,3 +12,4 @@ export * from "./jobs.js";
 export * from "./ticket-history.js";
 export * from "./simulator.js";
 export * from "./audit-log.js";
+export * from "./disparos.js";

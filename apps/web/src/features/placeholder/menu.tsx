@@ -1,4 +1,3 @@
-import CampaignIcon from "@mui/icons-material/Campaign";
 import DashboardIcon from "@mui/icons-material/Dashboard";
 import DescriptionIcon from "@mui/icons-material/Description";
 import EventIcon from "@mui/icons-material/Event";
@@ -10,7 +9,6 @@ import type { MenuEntry } from "../../lib/features";
 export const comingSoonMenu = {
   dashboard: { to: "/dashboard", labelKey: "menu.dashboard", icon: <DashboardIcon />, admin: true },
   chatbot: { to: "/chatbot", labelKey: "menu.chatbot", icon: <SmartToyIcon />, admin: true },
-  disparos: { to: "/disparos", labelKey: "menu.disparos", icon: <CampaignIcon />, admin: true },
   contracts: { to: "/contratos", labelKey: "menu.contracts", icon: <DescriptionIcon />, admin: true, setting: "enableContract" },
   schedules: { to: "/schedules", labelKey: "menu.schedules", icon: <EventIcon />, admin: true },
   settings: { to: "/settings", labelKey: "menu.settings", icon: <SettingsIcon />, admin: true },

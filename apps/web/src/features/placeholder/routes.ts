@@ -24,7 +24,6 @@ export const placeholderRoutes: PageRoute[] = [
   comingSoon("/dashboard", "menu.dashboard", true),
   comingSoon("/Settings", "menu.settings", true),
   comingSoon("/ChatBot", "menu.chatbot", true),
-  comingSoon("/Disparos", "menu.disparos", true),
   comingSoon("/contratos", "menu.contracts", true),
   comingSoon("/schedules", "menu.schedules", true),
   { path: "*", page: () => import("./NotFoundPage") },

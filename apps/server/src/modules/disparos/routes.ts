@@ -1,0 +1,205 @@
+import {
+  apiDisparoCreateBody,
+  disparoBulkAnswer,
+  disparoConnectionSchema,
+  disparoConnectionUpdateBody,
+  disparoCreateAnswer,
+  disparoCreateBody,
+  disparoOptOutSchema,
+  disparosAnswer,
+  disparoStatsSchema,
+  disparosQuery,
+  idParam,
+} from "@balcao/contract";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { Guards } from "../../http/guards.js";
+import { sessionUser } from "../../http/guards.js";
+import { AppError } from "../../lib/errors.js";
+import type { StoredMedia } from "../../lib/media.js";
+import { decodeTextUpload } from "../../lib/uploads.js";
+import { apiTokenOf, connectionByToken } from "../connections/token.js";
+import { parseCsv } from "../contacts/service.js";
+import { idempotencyKeyOf } from "../outbox/idempotency.js";
+import * as service from "./service.js";
+
+const CSV_MAX_BYTES = 5 * 1024 * 1024;
+/** 10 000 rows of JSON fit well under this */
+const JSON_MAX_BYTES = 8 * 1024 * 1024;
+const contactIdParam = z.object({ contactId: z.coerce.number().int().positive() });
+
+/**
+ * The Disparos screen's calls (document 001 §7), all admin-only on the server, the connections'
+ * pace and pause, the opt-out list; and POST /api/disparos for outside bulk tools, with a
+ * connection's message-API token.
+ */
+export function disparoRoutes(deps: service.DisparoDeps, guard: Guards): FastifyPluginAsyncZod {
+  const { ctx, media } = deps.conv;
+  return async (app) => {
+    const tags = ["disparos"];
+    app.get(
+      "/disparos",
+      { preHandler: guard.admin, schema: { tags, querystring: disparosQuery, response: { 200: disparosAnswer } } },
+      (req) => service.listDisparos(ctx.db, req.query),
+    );
+    app.get("/disparos/stats", { preHandler: guard.admin, schema: { tags, response: { 200: disparoStatsSchema } } }, () =>
+      service.disparoStats(ctx.db),
+    );
+
+    // JSON { whatsappId, rows | tagIds + message, startAt }, or multipart: whatsappId, message, startAt, a CSV file
+    // (number,message,url) and an optional media file sent with every row
+    app.post(
+      "/disparos",
+      {
+        preHandler: guard.admin,
+        bodyLimit: JSON_MAX_BYTES,
+        schema: {
+          tags,
+          description:
+            "Queues disparos on a connection. An invalid row rejects the whole request (400 naming the row); rows for contacts who opted out are stored cancelled. " +
+            "Multipart: fields whatsappId, message (for rows without one), startAt; files `file` (CSV number,message,url) and `media` (sent with every row).",
+          headers: z.object({ "idempotency-key": z.string().max(200).optional() }).passthrough(),
+          response: { 200: disparoCreateAnswer },
+        },
+      },
+      async (req) => {
+        const user = sessionUser(req);
+        const key = idempotencyKeyOf(req.headers["idempotency-key"]);
+        const idempotency = key ? { scope: `user:${user.id}`, key } : undefined;
+        if (!req.isMultipart()) {
+          const body = disparoCreateBody.parse(req.body ?? {});
+          const raw = body.rows?.length
+            ? body.rows.map((r, i) => ({
+                label: `rows.${i}`,
+                number: r.number,
+                message: r.message ?? "",
+                url: r.url,
+                mimetype: r.mimetype,
+              }))
+            : await service.rowsFromTags(ctx.db, body.tagIds ?? [], body.message ?? "", body.url, body.mimetype);
+          const rows = await service.checkRows(deps.conv, raw);
+          return service.createDisparos(deps, {
+            whatsappId: body.whatsappId,
+            rows,
+            startAt: await service.startOf(ctx.db, body.startAt),
+            idempotency,
+          });
+        }
+        const fields: Record<string, string> = {};
+        let csv: Buffer | undefined;
+        let file: Buffer | undefined;
+        for await (const part of req.parts({ limits: { fileSize: Math.max(CSV_MAX_BYTES, ctx.config.UPLOAD_LIMIT) } })) {
+          if (part.type === "file") {
+            const data = await part.toBuffer();
+            if (part.fieldname === "media" || part.fieldname === "medias") file = data;
+            else {
+              if (data.length > CSV_MAX_BYTES) throw new AppError("ERR_PAYLOAD_TOO_LARGE");
+              csv = data;
+            }
+          } else if (typeof part.value === "string") fields[part.fieldname] = part.value;
+        }
+        const whatsappId = z.coerce.number().int().positive().parse(fields.whatsappId);
+        const message = fields.message ?? "";
+        const tagIds = fields.tagIds ? z.array(z.coerce.number().int().positive()).parse(fields.tagIds.split(",").filter(Boolean)) : [];
+        if (!csv && !tagIds.length) throw new AppError("ERR_VALIDATION", 400, { file: ["Required"] });
+        const raw = csv
+          ? service.rowsFromCsv(parseCsv((await decodeTextUpload(csv)).replace(/^\uFEFF/, "")), message)
+          : await service.rowsFromTags(ctx.db, tagIds, message);
+        if (raw.length === 0) throw new AppError("ERR_VALIDATION", 400, { file: ["No rows"] });
+        // the rows are checked before the media is stored: a refused request leaves nothing behind
+        await service.checkRows(deps.conv, raw, file ? true : undefined);
+        let stored: StoredMedia | undefined;
+        if (file) stored = await media.storeUpload(file);
+        try {
+          const rows = await service.checkRows(deps.conv, raw, stored);
+          return await service.createDisparos(deps, {
+            whatsappId,
+            rows,
+            startAt: await service.startOf(ctx.db, fields.startAt),
+            idempotency,
+          });
+        } catch (err) {
+          if (stored) await media.remove(stored.key);
+          throw err;
+        }
+      },
+    );
+
+    app.post(
+      "/api/disparos",
+      {
+        bodyLimit: JSON_MAX_BYTES,
+        schema: {
+          tags,
+          description:
+            "For outside bulk tools: `{ rows: [{ number, message, url?, mimetype? }], startAt? }` queued on the connection whose message-API token " +
+            "comes in `Authorization: Bearer`, `X_TOKEN` or `X-Token`. Same rules as POST /disparos.",
+          headers: z.object({ "idempotency-key": z.string().max(200).optional() }).passthrough(),
+          body: apiDisparoCreateBody,
+          response: { 200: disparoCreateAnswer },
+          security: [{ bearer: [] }],
+        },
+      },
+      async (req) => {
+        const token = apiTokenOf(req.headers);
+        if (!token) throw new AppError("ERR_INVALID_TOKEN", 401);
+        const conn = await connectionByToken(ctx.db, token);
+        if (!conn) throw new AppError("ERR_INVALID_TOKEN");
+        const key = idempotencyKeyOf(req.headers["idempotency-key"]);
+        const raw = req.body.rows.map((r, i) => ({
+          label: `rows.${i}`,
+          number: r.number,
+          message: r.message ?? "",
+          url: r.url,
+          mimetype: r.mimetype,
+        }));
+        const rows = await service.checkRows(deps.conv, raw);
+        return service.createDisparos(deps, {
+          whatsappId: conn.id,
+          rows,
+          startAt: await service.startOf(ctx.db, req.body.startAt),
+          idempotency: key ? { scope: `token:${conn.id}`, key } : undefined,
+        });
+      },
+    );
+
+    app.post("/disparos/restart-errors", { preHandler: guard.admin, schema: { tags, response: { 200: disparoBulkAnswer } } }, async () => ({
+      changed: await service.restartErrors(deps),
+    }));
+    app.post("/disparos/cancel-pending", { preHandler: guard.admin, schema: { tags, response: { 200: disparoBulkAnswer } } }, async () => ({
+      changed: await service.cancelPending(ctx),
+    }));
+    app.delete("/disparos", { preHandler: guard.admin, schema: { tags, response: { 200: disparoBulkAnswer } } }, async () => ({
+      changed: await service.deleteAllDisparos(ctx),
+    }));
+
+    app.get(
+      "/disparos/connections",
+      { preHandler: guard.admin, schema: { tags, response: { 200: z.array(disparoConnectionSchema) } } },
+      () => service.listConnections(deps),
+    );
+    app.put(
+      "/disparos/connections/:id",
+      {
+        preHandler: guard.admin,
+        schema: {
+          tags,
+          description:
+            "A connection's disparo pace, sending hours and Pausar (paused: true) / Retomar (paused: false, also after a failure pause).",
+          params: idParam,
+          body: disparoConnectionUpdateBody,
+          response: { 200: disparoConnectionSchema },
+        },
+      },
+      (req) => service.updateConnection(deps, req.params.id, req.body),
+    );
+
+    app.get("/disparos/opt-outs", { preHandler: guard.admin, schema: { tags, response: { 200: z.array(disparoOptOutSchema) } } }, () =>
+      service.listOptOuts(ctx.db),
+    );
+    app.delete("/disparos/opt-outs/:contactId", { preHandler: guard.admin, schema: { tags, params: contactIdParam } }, async (req) => {
+      await service.clearOptOut(ctx, req.params.contactId);
+      return { message: "Opt-out cleared" };
+    });
+  };
+}

@@ -1,0 +1,242 @@
+import { z } from "zod";
+import { connectionStatusSchema } from "./entities.js";
+
+/**
+ * Disparos: bulk messages queued per connection and sent at a safe pace (document 001 §2, §3, §4,
+ * §5, §7, §9). The four statuses of the spec, plus `enviando` while a row's message waits in the
+ * outbox (taken from the queue, not yet accepted by WhatsApp): shown grey, as the spec's unknown.
+ */
+
+export const DISPARO_STATUSES = ["a enviar", "enviando", "enviado", "com erro", "cancelado"] as const;
+export const disparoStatusSchema = z.enum(DISPARO_STATUSES);
+export type DisparoStatus = z.infer<typeof disparoStatusSchema>;
+
+/** The status filter of the screen (Todos is no filter). */
+export const DISPARO_FILTER_STATUSES = ["a enviar", "enviado", "com erro", "cancelado"] as const;
+
+/** §4: cancelado black, a enviar yellow, com erro red, enviado green, anything else grey. */
+export const DISPARO_STATUS_COLORS: Record<string, string> = {
+  cancelado: "#000000",
+  "a enviar": "#f5c518",
+  "com erro": "#d32f2f",
+  enviado: "#2e7d32",
+};
+export const DISPARO_UNKNOWN_COLOR = "#9e9e9e";
+
+/** §9: page sizes 10/25/50/100/200, default 50. */
+export const DISPARO_PAGE_SIZES = [10, 25, 50, 100, 200] as const;
+export const DISPARO_PAGE_SIZE_DEFAULT = 50;
+
+/** Rows one request may create. */
+export const DISPARO_MAX_ROWS = 10_000;
+
+/** Safe defaults of a connection's disparo pace (issue 16; see docs/disparos.md). */
+export const DISPARO_PACE_DEFAULTS = {
+  intervalMinMs: 8_000,
+  intervalMaxMs: 15_000,
+  pauseEvery: 20,
+  pauseMinMs: 180_000,
+  pauseMaxMs: 360_000,
+  dailyCap: 500,
+  /** sending hours: off until set; the 'Novo disparo' dialog suggests 08:00–20:00 */
+  windowStart: "",
+  windowEnd: "",
+} as const;
+export const DISPARO_SUGGESTED_WINDOW = { start: "08:00", end: "20:00" } as const;
+
+/** After this many failed sends in a row, a connection's disparos pause and admins are told. */
+export const DISPARO_FAILURE_BURST = 5;
+
+export const disparoSchema = z.object({
+  id: z.number(),
+  whatsappId: z.number().nullable(),
+  number: z.string(),
+  contactId: z.number().nullable(),
+  /** the message as written (variables and spintax unrendered) */
+  message: z.string(),
+  /** the text sent, once rendered (null while waiting) */
+  rendered: z.string().nullable(),
+  url: z.string(),
+  mimetype: z.string(),
+  status: disparoStatusSchema,
+  /** why it could not be sent, or was cancelled */
+  reason: z.string(),
+  /** when it may go (the start time chosen; the creation time otherwise) */
+  datetime: z.string(),
+  sentAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Disparo = z.infer<typeof disparoSchema>;
+
+const dayBound = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2})?)?$/, "Invalid date");
+
+export const disparosQuery = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DISPARO_PAGE_SIZE_DEFAULT)
+    .transform((n) => Math.min(n, 200)),
+  page: z.coerce.number().int().min(1).default(1),
+  status: z.union([z.literal(""), disparoStatusSchema]).optional(),
+  /** "YYYY-MM-DDT00:00:00" as the screen sends it (§5), in the product's time zone */
+  from: z.union([z.literal(""), dayBound]).optional(),
+  to: z.union([z.literal(""), dayBound]).optional(),
+  whatsappId: z.coerce.number().int().positive().optional(),
+});
+export type DisparosQuery = z.input<typeof disparosQuery>;
+
+export const disparosAnswer = z.object({ rows: z.array(disparoSchema), page: z.number(), totalPages: z.number() });
+export type DisparosAnswer = z.infer<typeof disparosAnswer>;
+
+/** GET /disparos/stats: the spec's four keys, plus `enviando` (in the outbox, not sent yet). */
+export const disparoStatsSchema = z.object({
+  cancelado: z.number(),
+  "a enviar": z.number(),
+  "com erro": z.number(),
+  enviado: z.number(),
+  enviando: z.number(),
+});
+export type DisparoStats = z.infer<typeof disparoStatsSchema>;
+
+const MAX_MESSAGE = 4096;
+
+export const disparoRowInput = z.object({
+  number: z.string().trim().min(1, "Required").max(50, "Too Long!"),
+  message: z.string().max(MAX_MESSAGE, "Too Long!").default(""),
+  url: z.string().trim().max(2000, "Too Long!").optional(),
+  mimetype: z.string().trim().max(200, "Too Long!").optional(),
+});
+export type DisparoRowInput = z.input<typeof disparoRowInput>;
+
+/** When to start: an ISO instant or a local "YYYY-MM-DDTHH:mm" in the product's time zone. */
+const startAt = z.string().trim().max(40).optional();
+
+/**
+ * POST /disparos (JSON): `rows`, or every contact of the tags with one message. POST /api/disparos
+ * takes the same without `whatsappId` (the token names the connection).
+ */
+export const disparoCreateBody = z
+  .object({
+    whatsappId: z.number().int().positive(),
+    rows: z.array(disparoRowInput).max(DISPARO_MAX_ROWS, `At most ${DISPARO_MAX_ROWS} rows`).optional(),
+    tagIds: z.array(z.number().int().positive()).max(50).optional(),
+    message: z.string().max(MAX_MESSAGE, "Too Long!").optional(),
+    url: z.string().trim().max(2000).optional(),
+    mimetype: z.string().trim().max(200).optional(),
+    startAt,
+  })
+  .refine((v) => (v.rows?.length ?? 0) > 0 || (v.tagIds?.length ?? 0) > 0, { message: "Required", path: ["rows"] });
+export type DisparoCreateBody = z.input<typeof disparoCreateBody>;
+export const apiDisparoCreateBody = z.object({
+  rows: z.array(disparoRowInput).min(1, "Required").max(DISPARO_MAX_ROWS, `At most ${DISPARO_MAX_ROWS} rows`),
+  startAt,
+});
+export const disparoCreateAnswer = z.object({ created: z.number(), cancelled: z.number() });
+export type DisparoCreateAnswer = z.infer<typeof disparoCreateAnswer>;
+
+export const disparoBulkAnswer = z.object({ changed: z.number() });
+
+const hhmm = z.union([z.literal(""), z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "HH:MM")]);
+
+/** A connection's disparo pace and state (GET /disparos/connections). */
+export const disparoConnectionSchema = z.object({
+  whatsappId: z.number(),
+  name: z.string(),
+  connectionStatus: connectionStatusSchema,
+  intervalMinMs: z.number(),
+  intervalMaxMs: z.number(),
+  pauseEvery: z.number(),
+  pauseMinMs: z.number(),
+  pauseMaxMs: z.number(),
+  dailyCap: z.number(),
+  windowStart: z.string(),
+  windowEnd: z.string(),
+  paused: z.boolean(),
+  /** "manual" (Pausar) or "falhas" (a burst of failed sends) */
+  pausedReason: z.string(),
+  sentToday: z.number(),
+  /** waiting rows of the connection ('a enviar') and in the outbox ('enviando') */
+  pending: z.number(),
+  sending: z.number(),
+  /** why nothing goes now: "" (sending), "desconectado", "pausado", "fora do horário", "limite diário" */
+  waiting: z.string(),
+  /** when the next row may go, and when the waiting rows should be done at the current pace */
+  nextAt: z.string().nullable(),
+  expectedFinishAt: z.string().nullable(),
+});
+export type DisparoConnection = z.infer<typeof disparoConnectionSchema>;
+
+export const disparoConnectionUpdateBody = z
+  .object({
+    intervalMinMs: z.number().int().min(0).max(3_600_000),
+    intervalMaxMs: z.number().int().min(0).max(3_600_000),
+    pauseEvery: z.number().int().min(0).max(10_000),
+    pauseMinMs: z.number().int().min(0).max(86_400_000),
+    pauseMaxMs: z.number().int().min(0).max(86_400_000),
+    dailyCap: z.number().int().min(0).max(100_000),
+    windowStart: hhmm,
+    windowEnd: hhmm,
+    paused: z.boolean(),
+  })
+  .partial();
+export type DisparoConnectionUpdateBody = z.input<typeof disparoConnectionUpdateBody>;
+
+export const disparoOptOutSchema = z.object({
+  contactId: z.number(),
+  name: z.string(),
+  number: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type DisparoOptOut = z.infer<typeof disparoOptOutSchema>;
+
+/** The `disparos:update` socket event (admins): what changed and the counts now. */
+export interface DisparosUpdate {
+  action: "create" | "update" | "delete" | "settings";
+  stats: DisparoStats;
+  /** a connection's disparos were paused by a burst of failed sends */
+  alert?: { whatsappId: number; reason: "falhas" };
+}
+
+// ---------- rendering: variables and spintax, the same on the server and in the dialog's preview ----------
+
+/** A small seeded generator (mulberry32): a row's id picks the same variants every time it is rendered. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SPIN = /\{([^{}]*\|[^{}]*)\}/;
+
+/**
+ * A disparo's text: `{nome}` and `{primeiro_nome}` from the contact (empty when unknown), then
+ * every spintax group `{Olá|Oi|Bom dia}` (innermost first, so groups may nest) replaced by one
+ * variant chosen by the seed. Other braces are kept as written.
+ */
+export function renderDisparo(template: string, contact: { name?: string | null } | null | undefined, seed: number): string {
+  const name = (contact?.name ?? "").trim();
+  const first = name.split(/\s+/)[0] ?? "";
+  let text = template.replace(/\{\s*(nome|primeiro_nome)\s*\}/gi, (_m, v: string) => (v.toLowerCase() === "nome" ? name : first));
+  const random = seededRandom(seed);
+  for (let guard = 0; guard < 1000; guard++) {
+    const m = SPIN.exec(text);
+    if (!m) break;
+    const options = m[1].split("|");
+    const pick = options[Math.min(options.length - 1, Math.floor(random() * options.length))];
+    text = text.slice(0, m.index) + pick + text.slice(m.index + m[0].length);
+  }
+  // a missing name leaves no gap: "Olá {nome}, tudo bem?" → "Olá, tudo bem?"
+  return text
+    .replace(/[ \t]{2,}/g, " ")
+    .replace(/[ \t]+([,.!?;:])/g, "$1")
+    .trim();
+}
