@@ -3,7 +3,8 @@ import type { Database } from "../apps/server/src/db/client.js";
 /**
  * The list benchmark's data, generated in SQL: 20 users, 3 queues, 20 000 contacts, 50 000
  * tickets (10 % open, 10 % pending, 80 % closed, spread over 60 days), 500 000 messages (10 per
- * ticket) of Portuguese-like text. Deterministic (setseed).
+ * ticket, customer and agent in turn) of Portuguese-like text, the tickets' history (created,
+ * accepted, finished). Deterministic (setseed).
  */
 export const SIZES = { users: 20, queues: 3, contacts: 20_000, tickets: 50_000, messagesPerTicket: 10 };
 
@@ -109,11 +110,20 @@ export async function generate(database: Database, whatsappId: number): Promise<
            lateral (select case when g <= 5000 then 'open' when g <= 10000 then 'pending' else 'closed' end as status,
                            now() - make_interval(secs => (random() * 60 * 86400)::int) as at) s`);
   const phrases = sqlArray(PHRASES);
-  await q(`insert into messages (whatsapp_id, body, from_me, read, ack, ticket_id, contact_id, created_at, updated_at)
+  // odd messages from the customer, even ones the ticket's agent's replies
+  await q(`insert into messages (whatsapp_id, body, from_me, read, ack, ticket_id, contact_id, source, user_id, created_at, updated_at)
            select ${whatsappId}, (${phrases})[1 + ((t.id * 31 + m * 17) % ${PHRASES.length})], m % 2 = 0, true, case when m % 2 = 0 then 3 else 0 end,
                   t.id, case when m % 2 = 0 then null else t.contact_id end,
+                  case when m % 2 = 0 then 'agent' else 'customer' end, case when m % 2 = 0 then t.user_id end,
                   t.updated_at - make_interval(mins => (${SIZES.messagesPerTicket} - m) * 3), t.updated_at - make_interval(mins => (${SIZES.messagesPerTicket} - m) * 3)
            from tickets t cross join generate_series(1, ${SIZES.messagesPerTicket}) m`);
+  // the history the dashboard reads: created (waiting), accepted by its agent a minute later, finished when closed
+  await q(`insert into ticket_history (ticket_id, from_status, to_status, queue_id, user_id, actor, reason, created_at)
+           select id, null, 'pending', queue_id, null, 'customer', 'create', created_at from tickets
+           union all
+           select id, 'pending', 'open', queue_id, user_id, 'user', 'accept', created_at + interval '1 minute' from tickets where user_id is not null
+           union all
+           select id, 'open', 'closed', queue_id, user_id, 'user', 'finish', closed_at from tickets where status = 'closed'`);
   await q(`update tickets t set last_message = left(m.body, 255)
            from (select distinct on (ticket_id) ticket_id, body from messages order by ticket_id, created_at desc) m where m.ticket_id = t.id`);
   await q("vacuum analyze");

@@ -1,10 +1,13 @@
 /**
  * Benchmarks of the conversation server; they print figures and assert nothing.
  *   npm run bench                                  all
- *   npm run bench -- inbound | outbound | lists | disparos    one
+ *   npm run bench -- inbound | outbound | lists | disparos | metrics    one
  * inbound: PostgreSQL, with the inbound journal and with a no-op one (what the journal costs);
  * outbound: an agent's POST /messages on the embedded PGlite, 10 agents sending.
  * disparos: GET /disparos (pages, filters) and GET /disparos/stats over 100 000 rows, on both engines.
+ * metrics: GET /metrics (the dashboard) warm and cold over the lists' data, on both engines.
+ * contracts: the contract PDF (default template, two witnesses) and the signed copy with its evidence page, in process.
+ * api: POST /api/messages/send (a connection's token) accepted per second and its answer times, PGlite.
  * BENCH_DATABASE_URL (else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres):
  * a server where a fresh database is created for each benchmark and dropped afterwards.
  */
@@ -47,7 +50,9 @@ function noJournal(): Journal {
   };
 }
 
-async function environment(opts: { engine?: "postgres" | "pglite"; journal?: Journal } = {}): Promise<Env> {
+async function environment(
+  opts: { engine?: "postgres" | "pglite"; journal?: Journal; config?: Record<string, string> } = {},
+): Promise<Env> {
   const engine = opts.engine ?? "postgres";
   const name = `balcao_bench_${randomBytes(4).toString("hex")}`;
   const dataDir = mkdtempSync(join(tmpdir(), "balcao-bench-"));
@@ -69,6 +74,7 @@ async function environment(opts: { engine?: "postgres" | "pglite"; journal?: Jou
     DATA_DIR: dataDir,
     LOG_LEVEL: "silent",
     JWT_SECRET: randomBytes(32).toString("hex"),
+    ...opts.config,
   });
   const app = await buildApp(config, { database, logger: false, serveWeb: false, simulatorAckDelayMs: 50, journal: opts.journal });
   await app.app.listen({ port: 0, host: "127.0.0.1" });
@@ -417,6 +423,175 @@ async function disparosBench() {
   }
 }
 
+/**
+ * GET /metrics (the dashboard) over the list benchmark's data (50 000 tickets, 500 000 messages,
+ * their history): warm = the same request again (answered from the few-seconds cache), 10
+ * clients; cold = every request a different period end (nothing cached: every figure computed),
+ * one client at a time, for the default period (7 days) and for the last 30 days. Targets: warm
+ * p99 ≤ 50 ms, cold p99 ≤ 500 ms. On PostgreSQL and PGlite.
+ */
+async function metricsBench() {
+  const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
+  const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10);
+  const COLD = Number(process.env.BENCH_COLD ?? 40);
+  const engines = (process.env.BENCH_ENGINES ?? "postgres,pglite").split(",") as ("postgres" | "pglite")[];
+  for (const engine of engines) {
+    console.log(
+      `\n## Dashboard — GET /metrics over ${SIZES.tickets} tickets, ${SIZES.tickets * SIZES.messagesPerTicket} messages; ${engine === "postgres" ? "PostgreSQL" : "PGlite"}`,
+    );
+    const env = await environment({ engine });
+    try {
+      const { whatsappId } = await simulatorConnection(env, []);
+      await call(env, "PUT", "/settings/autoCloseHours", { value: "0" });
+      const t0 = performance.now();
+      await generate(env.database, whatsappId);
+      console.log(`data generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      type First = { firstResponseTime: { overall: { count: number } }; today: number; total: number };
+      // PGlite's generation blocks the event loop: the client's kept-alive socket may have been closed meanwhile (one retry)
+      const m = await call<First>(env, "GET", "/metrics").catch(() => call<First>(env, "GET", "/metrics"));
+      console.log(`(default period: ${m.firstResponseTime.overall.count} first responses; total ${m.total} tickets)`);
+
+      for (let i = 0; i < 20; i++) await call(env, "GET", "/metrics");
+      const { samples, failures } = await new Promise<{ samples: number[]; failures: number }>((resolve, reject) => {
+        const worker = new Worker(new URL("./load-worker.mjs", import.meta.url), {
+          workerData: { url: env.url, token: env.token, paths: ["/metrics"], clients: CLIENTS, seconds: DURATION_S },
+        });
+        worker.once("message", resolve);
+        worker.once("error", reject);
+      });
+      if (failures) throw new Error(`GET /metrics warm: ${failures} failed requests`);
+      console.log(`${"GET /metrics warm (cached)".padEnd(38)} ${fmt(summarize(samples, DURATION_S))}`);
+
+      const end = Date.now() + 86_400_000;
+      for (const [label, days] of [
+        ["GET /metrics cold, 7 days", 7],
+        ["GET /metrics cold, 30 days", 30],
+      ] as const) {
+        const cold: number[] = [];
+        for (let i = 0; i < COLD; i++) {
+          // a period end not asked before: nothing cached
+          const to = new Date(end - i * 1000);
+          const from = new Date(to.getTime() - days * 86_400_000);
+          const c0 = performance.now();
+          await call(env, "GET", `/metrics?from=${encodeURIComponent(from.toISOString())}&to=${encodeURIComponent(to.toISOString())}`);
+          cold.push(performance.now() - c0);
+        }
+        console.log(`${label.padEnd(38)} ${fmt(summarize(cold))}`);
+      }
+    } finally {
+      await env.done();
+    }
+  }
+}
+
+/** The contract's PDF and its signed copy (pure functions of modules/contracts/pdf.ts): what the job and the acceptance spend. */
+async function contractsBench() {
+  const { buildContractPdf, appendEvidencePage } = await import("../apps/server/src/modules/contracts/pdf.js");
+  const { DEFAULT_CONTRACT_TEMPLATE, fillTemplate } = await import("@balcao/contract");
+  const { createHash } = await import("node:crypto");
+  const texto = fillTemplate(DEFAULT_CONTRACT_TEMPLATE.corpo, { nome: "Maria da Silva", cpf: "529.982.247-25", plano: "Fibra 500" });
+  const witnesses = [
+    { nome: "Carlos Testemunha", cpf: "111.444.777-35" },
+    { nome: "Dora Testemunha", cpf: "123.456.789-09" },
+  ];
+  console.log("\n== contracts (in process) ==");
+  const gen: number[] = [];
+  const signed: number[] = [];
+  let size = 0;
+  let signedSize = 0;
+  for (let i = 0; i < 60; i++) {
+    let t0 = performance.now();
+    const pdf = await buildContractPdf({
+      id: i + 1,
+      titulo: DEFAULT_CONTRACT_TEMPLATE.titulo,
+      texto,
+      nome: "Maria da Silva",
+      cpf: "529.982.247-25",
+      witnesses,
+      images: {},
+      createdAt: new Date(),
+    });
+    if (i >= 10) gen.push(performance.now() - t0);
+    size = pdf.length;
+    t0 = performance.now();
+    const out = await appendEvidencePage(pdf, {
+      contractId: i + 1,
+      titulo: DEFAULT_CONTRACT_TEMPLATE.titulo,
+      nome: "Maria da Silva",
+      cpf: "529.982.247-25",
+      email: "maria@example.com",
+      telefone: "5511987654321",
+      atendente: "Ana",
+      originalSha256: createHash("sha256").update(pdf).digest("hex"),
+      templateVersion: 1,
+      sentAt: new Date().toISOString(),
+      firstViewAt: new Date().toISOString(),
+      signedAt: new Date(),
+      timeZone: "America/Sao_Paulo",
+      ip: "203.0.113.7",
+      userAgent: "Mozilla/5.0 (Linux; Android 14)",
+      nameTyped: "Maria da Silva",
+      witnesses,
+    });
+    createHash("sha256").update(out).digest("hex");
+    if (i >= 10) signed.push(performance.now() - t0);
+    signedSize = out.length;
+  }
+  console.log(`${"generate PDF (default template)".padEnd(38)} ${fmt(summarize(gen))}  ${(size / 1024).toFixed(1)} KiB`);
+  console.log(`${"sign: evidence page + SHA-256".padEnd(38)} ${fmt(summarize(signed))}  ${(signedSize / 1024).toFixed(1)} KiB`);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * POST /api/messages/send as an ISP's billing system calls it: one connection token, distinct
+ * customers (most without a ticket: a closed one is made for each), IN_FLIGHT requests at once.
+ * "Accepted" = answered 200 (stored + queued in the outbox); the rate limit is raised for the run.
+ */
+async function messageApiBench() {
+  const TOTAL = Number(process.env.BENCH_API_SENDS ?? 2000);
+  const IN_FLIGHT = Number(process.env.BENCH_API_IN_FLIGHT ?? 16);
+  const CUSTOMERS = 500;
+  console.log(
+    `\n## POST /api/messages/send — ${TOTAL} calls, ${IN_FLIGHT} in flight, ${CUSTOMERS} customers, one token, PGlite (embedded, on disk), no send pacing`,
+  );
+  const env = await environment({ engine: "pglite", config: { API_RATE_PER_MIN: "1000000" } });
+  try {
+    const { whatsappId } = await simulatorConnection(env, []);
+    await call(env, "PUT", `/whatsapp/${whatsappId}`, { token: "bench-token" });
+    const answers: number[] = [];
+    let refused = 0;
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (next < TOTAL) {
+          const i = next++;
+          const t0 = performance.now();
+          const res = await fetch(`${env.url}/api/messages/send`, {
+            method: "POST",
+            headers: { authorization: "Bearer bench-token", "content-type": "application/json" },
+            body: JSON.stringify({
+              number: `55119770${String(i % CUSTOMERS).padStart(5, "0")}`,
+              body: `Sua fatura nº ${i} está disponível.`,
+            }),
+          });
+          await res.arrayBuffer();
+          if (res.ok) answers.push(performance.now() - t0);
+          else refused++;
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`accepted (stored + queued): ${fmt(summarize(answers, seconds))}${refused ? `  refused ${refused}` : ""}`);
+    const t0 = performance.now();
+    await env.app.sender.idle();
+    console.log(`the outbox drained to the phones ${((performance.now() - t0) / 1000).toFixed(1)} s after the last answer`);
+  } finally {
+    await env.done();
+  }
+}
+
 const which = process.argv[2];
 if (!which || which === "inbound") {
   await inbound(true);
@@ -425,4 +600,7 @@ if (!which || which === "inbound") {
 if (!which || which === "outbound") await outbound();
 if (!which || which === "lists") await lists();
 if (!which || which === "disparos") await disparosBench();
+if (!which || which === "metrics") await metricsBench();
+if (!which || which === "contracts") await contractsBench();
+if (!which || which === "api") await messageApiBench();
 process.exit(0);

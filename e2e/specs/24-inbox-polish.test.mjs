@@ -135,7 +135,9 @@ test("6. messages arriving in the chat the agent is reading are read: no unread 
   await page.getByTestId("messages-list").getByText("Bom dia").waitFor();
   const row = ticketRow(page, name);
   await row.waitFor();
-  // the list counts what arrives: watch its badge the whole time
+  // opening the chat reads what was already there ('Bom dia'): its badge goes once that read is done
+  await row.getByTestId("ticket-unread").waitFor({ state: "detached" });
+  // from here the list counts what arrives: watch its badge the whole time
   await page.evaluate(() => {
     window.__unreadSeen = 0;
     new MutationObserver(() => {

@@ -162,6 +162,10 @@ test("create: a too-short name, the greeting rule with two queues, Typebot needs
   await dialog.getByLabel("Slug do fluxo").fill("atendimento");
   assert.equal(await save.isDisabled(), false);
   await dialog.getByLabel("Chave da API").fill("segredo-typebot");
+  await dialog.getByLabel("Expiração (minutos)").fill("15");
+  await dialog.getByLabel("Intervalo entre mensagens (ms)").fill("800");
+  await dialog.getByLabel("Palavra para encerrar o bot").fill("atendente");
+  await dialog.getByLabel("Mensagem para resposta não reconhecida").fill("Não entendi, responda com o número.");
   await dialog.getByTestId("token-state").getByText("Salve a conexão", { exact: false }).waitFor();
   await save.click();
   await toast(page, "Conexão salva com sucesso!").waitFor();
@@ -174,7 +178,16 @@ test("create: a too-short name, the greeting rule with two queues, Typebot needs
   assert.equal(stored.hasToken, false);
   assert.equal("token" in stored, false, "the API token is never answered");
   assert.deepEqual(stored.queues.map((q) => q.id).sort(), queues.map((q) => q.id).sort());
-  assert.deepEqual(stored.typebot, { enabled: true, baseUrl: "https://typebot.example.com", slug: "atendimento", hasApiKey: true });
+  assert.deepEqual(stored.typebot, {
+    enabled: true,
+    baseUrl: "https://typebot.example.com",
+    slug: "atendimento",
+    hasApiKey: true,
+    expiryMinutes: 15,
+    delayMs: 800,
+    endKeyword: "atendente",
+    unknownMessage: "Não entendi, responda com o número.",
+  });
 
   // editing: the key is write-only, the form only says one is set; blank keeps it
   await c.getByRole("button", { name: `Editar ${name}` }).click();

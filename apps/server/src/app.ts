@@ -12,7 +12,7 @@ import { seed } from "./db/seed.js";
 import { registerErrorHandling } from "./http/errors.js";
 import { registerApiDocsGate } from "./http/api-docs.js";
 import { makeGuards, runGuardsFirst } from "./http/guards.js";
-import { registerCors, registerSecurityHeaders } from "./http/security.js";
+import { frameOriginOf, registerCors, registerSecurityHeaders } from "./http/security.js";
 import { registerLingeringDrain } from "./http/drain.js";
 import { errSerializer } from "./http/log.js";
 import { registerInputCleaning } from "./http/input.js";
@@ -37,23 +37,39 @@ import type { ConvDeps } from "./modules/outbox/deps.js";
 import { pruneIdempotencyKeys } from "./modules/outbox/idempotency.js";
 import { OutboxSender, type SenderOptions } from "./modules/outbox/sender.js";
 import { systemRoutes } from "./modules/system/routes.js";
+import { metricsRoutes } from "./modules/metrics/routes.js";
+import { MetricsCache } from "./modules/metrics/service.js";
 import { disparoRoutes } from "./modules/disparos/routes.js";
+import type { HttpOptions } from "./modules/billing/http.js";
+import { BillingRegistry } from "./modules/billing/registry.js";
+import { billingRoutes } from "./modules/billing/routes.js";
 import * as disparos from "./modules/disparos/service.js";
+import * as bots from "./modules/bots/service.js";
+import { botContentRoutes } from "./modules/bot-content/routes.js";
 import { registerDisparoRealtime } from "./realtime/disparos.js";
+import { registerContractRealtime } from "./realtime/contracts.js";
+import { contractRoutes } from "./modules/contracts/routes.js";
+import * as contracts from "./modules/contracts/service.js";
+import { registerScheduleRealtime } from "./realtime/schedules.js";
+import { messageApiRoutes } from "./modules/message-api/routes.js";
+import { scheduleRoutes } from "./modules/schedules/routes.js";
+import * as schedules from "./modules/schedules/service.js";
 import { type Clock, realClock } from "./lib/pace.js";
 import { contactRoutes } from "./modules/contacts/routes.js";
-import { createInboundPipeline } from "./modules/messages/inbound.js";
+import { BOTS_INBOUND_JOB, createInboundPipeline } from "./modules/messages/inbound.js";
 import { createJournal, type Journal, pruneJournal } from "./modules/messages/journal.js";
 import { messageWidLookup, publishMessage } from "./modules/messages/queries.js";
 import { messageRoutes } from "./modules/messages/routes.js";
 import { queueRoutes } from "./modules/queues/routes.js";
 import { quickAnswerRoutes } from "./modules/quick-answers/routes.js";
+import { BrandingStore } from "./modules/settings/branding.js";
 import { settingRoutes } from "./modules/settings/routes.js";
+import { getSettingValue } from "./modules/settings/service.js";
 import { tagRoutes } from "./modules/tags/routes.js";
 import { ticketRoutes } from "./modules/tickets/routes.js";
 import { userRoutes } from "./modules/users/routes.js";
 import { SessionCache } from "./modules/users/session-cache.js";
-import { bridgeCrudEvents, createRealtime, type RealtimeServer, refreshSocketUsers } from "./realtime/server.js";
+import { bridgeCrudEvents, createRealtime, onlineUserIds, type RealtimeServer, refreshSocketUsers } from "./realtime/server.js";
 import { registerTicketRealtime } from "./realtime/tickets.js";
 
 export interface BuildOptions {
@@ -74,6 +90,12 @@ export interface BuildOptions {
   sender?: SenderOptions;
   /** Delay before a failed inbound event is handled again (tests shorten it). */
   journalRetryDelayMs?: (attempt: number) => number;
+  /** Billing HTTP tuning (tests shorten timeouts and backoffs). */
+  billingHttp?: Partial<HttpOptions>;
+  /** Delay before a failed job is tried again (tests shorten it). */
+  jobBackoffMs?: (attempts: number) => number;
+  /** The clock bots wait on (delays between bot messages, Typebot waits); tests pass one that records the waits. */
+  botClock?: Clock;
   /** Replaces the inbound journal (the benchmark measures the pipeline without it, to price it). */
   journal?: Journal;
 }
@@ -91,6 +113,10 @@ export interface App {
   sender: OutboxSender;
   /** The one job runner. */
   jobs: JobRunner;
+  /** What the contracts' jobs and routes use (tests run a job again with it). */
+  contracts: contracts.ContractDeps;
+  /** The configured billing system (self-service bot steps take it from here). */
+  billing: BillingRegistry;
   close(): Promise<void>;
 }
 
@@ -107,6 +133,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
             redact: {
               paths: [
                 "req.headers.authorization",
+                'req.headers["x-settings-token"]',
+                "*.settingsToken",
                 "req.headers.cookie",
                 'res.headers["set-cookie"]',
                 "*.password",
@@ -144,7 +172,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   events.setErrorHandler((err, name) => app.log.error({ err, event: name }, "event listener failed"));
   await seed(database.db, config, app.log);
 
-  registerSecurityHeaders(app, config);
+  // the finance frames' origin (setting financeBaseUrl) is the one the CSP lets frames load
+  let frameOrigin = frameOriginOf(await getSettingValue(database.db, "financeBaseUrl"));
+  events.on("setting.updated", (p) => {
+    if (p.setting.key === "financeBaseUrl") frameOrigin = frameOriginOf(p.setting.value);
+  });
+  registerSecurityHeaders(app, config, () => frameOrigin);
   registerCors(app, config);
   await app.register(fastifyCookie);
   registerApiDocsGate(app, ctx);
@@ -152,7 +185,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: "Balcão API", version: "1.0.0", description: "Customer-service inbox over WhatsApp." },
-      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: "http", scheme: "bearer" },
+          // the message API's connection token (POST /api/messages/send); the Bearer header carries it too
+          apiToken: { type: "apiKey", in: "header", name: "X_TOKEN" },
+        },
+      },
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,
@@ -164,6 +203,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   refreshSocketUsers(ctx, io);
   registerTicketRealtime(ctx, io);
   registerDisparoRealtime(ctx, io);
+  registerContractRealtime(ctx, io);
+  registerScheduleRealtime(ctx, io);
 
   // channels: one session per connection; every event journaled, then handed to the one inbound pipeline
   const journal = opts.journal ?? createJournal(database.db);
@@ -197,10 +238,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       },
     },
   };
-  channels.setHandler(createInboundPipeline(conv, journal));
-
   // the one job runner
-  const jobs = new JobRunner(ctx, { clock: opts.clock });
+  const jobs = new JobRunner(ctx, { clock: opts.clock, ...(opts.jobBackoffMs && { backoffMs: opts.jobBackoffMs }) });
   jobs.every("tickets.autoClose", config.AUTO_CLOSE_INTERVAL_S * 1000, async () => {
     const n = await runAutoClose(conv);
     if (n) ctx.log.info({ closed: n }, "auto-closed idle tickets");
@@ -217,8 +256,46 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   jobs.every(disparos.SWEEP_JOB, 60_000, () => disparos.sweep(disparoDeps));
   ctx.events.on("message.sent", (p) => disparos.onMessageSent(disparoDeps, p.messageId));
   ctx.events.on("message.failed", (p) => disparos.onMessageFailed(disparoDeps, p.messageId, p.reason));
-  ctx.events.on("message.created", (p) => disparos.handleOptOut(disparoDeps, p.message, p.ticket));
+
+  // the billing system (SGP / MK-AUTH) of the integration settings: one live adapter, its breaker and cache
+  const billing = new BillingRegistry(opts.clock ?? realClock, opts.billingHttp);
+  // the bots: after each customer message is committed, in order (opt-out, chat entries, self-service, Typebot, the queue menu)
+  const botDeps: bots.BotDeps = {
+    conv,
+    clock: opts.botClock ?? opts.clock ?? realClock,
+    disparos: disparoDeps,
+    enqueueJob: (name, payload, o) => jobs.enqueue(name, payload, o),
+    billing,
+  };
+  jobs.register<{ ticketId: number; messageId: number }>(bots.TYPEBOT_JOB, (p, job) => bots.runTypebotTurn(botDeps, p, job));
+  jobs.register<{ ticketId: number; messageId: number | null }>(bots.SELF_SERVICE_JOB, (p, job) => bots.runSelfServiceJob(botDeps, p, job));
+  const botSteps = bots.createBotSteps(botDeps);
+  jobs.register<{ messageId: number; ticketId: number }>(BOTS_INBOUND_JOB, (p) => bots.runMissedSteps(botDeps, botSteps, p));
+  channels.setHandler(createInboundPipeline(conv, journal, botSteps));
   ctx.events.on("whatsapp.session", (p) => (p.status === "CONNECTED" ? disparos.onConnected(disparoDeps, p.id) : undefined));
+
+  // the dashboard's figures, cached a few seconds and dropped by ticket events
+  const metrics = new MetricsCache({ ctx, clock: opts.clock ?? realClock, onlineUserIds: () => onlineUserIds(io) });
+  // contracts: the PDF and the link on the job runner, the signed copy by e-mail
+  const branding = new BrandingStore(config.dataDir);
+  const contractDeps: contracts.ContractDeps = {
+    conv,
+    clock: opts.clock ?? realClock,
+    wakeRunner: () => jobs.wake(),
+    files: new contracts.ContractFiles(config.dataDir),
+    branding,
+  };
+  jobs.register<{ contractId: number }>(contracts.GENERATE_JOB, (p) => contracts.runGenerate(contractDeps, p.contractId));
+  jobs.register<{ contractId: number }>(contracts.MAIL_JOB, (p) => contracts.runMail(contractDeps, p.contractId));
+  await contracts.ensureDefaultTemplate(database.db);
+  // schedules: one send job per schedule at its time; the outbox's outcomes and the customer's replies move them on
+  const scheduleDeps: schedules.ScheduleDeps = { conv, clock: opts.clock ?? realClock, wakeRunner: () => jobs.wake() };
+  jobs.register<{ id: number }>(schedules.SEND_JOB, async (p, job) => void (await schedules.runSchedule(scheduleDeps, p.id, job.id)));
+  jobs.every(schedules.SWEEP_JOB, 60_000, async () => void (await schedules.sweep(scheduleDeps)));
+  ctx.events.on("message.sent", (p) => schedules.onMessageSent(scheduleDeps, p.messageId));
+  ctx.events.on("message.failed", (p) => schedules.onMessageFailed(scheduleDeps, p.messageId, p.reason));
+  ctx.events.on("message.created", (p) => schedules.cancelOnCustomerReply(scheduleDeps, p.message, p.ticket));
+  ctx.events.on("whatsapp.session", (p) => (p.status === "CONNECTED" ? schedules.onConnected(scheduleDeps, p.id) : undefined));
 
   const guard = makeGuards(ctx);
   runGuardsFirst(app, guard);
@@ -228,13 +305,19 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     queueRoutes(ctx, guard),
     contactRoutes(conv, guard),
     quickAnswerRoutes(ctx, guard),
-    settingRoutes(ctx, guard),
+    settingRoutes(ctx, guard, opts.clock ?? realClock, branding),
     tagRoutes(ctx, guard),
     connectionRoutes(ctx, channels, guard),
     ticketRoutes(conv, guard),
     messageRoutes(conv, guard),
     systemRoutes(ctx, guard),
+    metricsRoutes(metrics, guard),
     disparoRoutes(disparoDeps, guard),
+    contractRoutes(contractDeps, guard),
+    scheduleRoutes(scheduleDeps, guard),
+    messageApiRoutes(conv),
+    billingRoutes({ conv, registry: billing }, guard),
+    botContentRoutes(conv, guard),
     ...(config.simulatorEnabled ? [simulatorRoutes(ctx, channels, simulator, guard)] : []),
   ]) {
     await app.register(plugin);
@@ -251,6 +334,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await startAllSessions(ctx, channels);
   await sender.start();
   await disparos.startDisparos(disparoDeps);
+  await schedules.startSchedules(scheduleDeps);
   await jobs.start();
 
   let closed = false;
@@ -263,6 +347,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     conv,
     sender,
     jobs,
+    contracts: contractDeps,
+    billing,
     async close() {
       if (closed) return;
       closed = true;

@@ -43,6 +43,8 @@ const envSchema = z.object({
   /** failures of one (IP, e-mail) before its exponential backoff begins */
   LOGIN_RATE_PER_EMAIL: z.coerce.number().int().positive().default(5),
   LOGIN_RATE_WINDOW_S: z.coerce.number().int().positive().default(60),
+  /** POST /api/messages/send calls per connection token per minute; more answer 429 with Retry-After */
+  API_RATE_PER_MIN: z.coerce.number().int().positive().default(120),
   AUTO_CLOSE_INTERVAL_S: z.coerce.number().int().positive().default(60),
   ENABLE_SIMULATOR: z.enum(["true", "false"]).optional(),
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),

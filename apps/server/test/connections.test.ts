@@ -85,7 +85,16 @@ describe("/whatsapp", () => {
       slug: "suporte",
       apiKey: "k-123",
     });
-    expect(saved.body).toEqual({ enabled: true, baseUrl: "https://bot.example", slug: "suporte", hasApiKey: true });
+    expect(saved.body).toEqual({
+      enabled: true,
+      baseUrl: "https://bot.example",
+      slug: "suporte",
+      hasApiKey: true,
+      expiryMinutes: 30,
+      endKeyword: "",
+      unknownMessage: "",
+      delayMs: 1000,
+    });
     const kept = await api(t, t.adminToken, "PUT", `/typebot/settings/${w.id}`, {
       enabled: false,
       baseUrl: "https://bot.example",

@@ -21,6 +21,8 @@ export interface Fixture {
   message: Record<Target, number>;
   user: Record<Target, number>;
   whatsapp: Record<Target, number>;
+  /** a contract sent from each ticket */
+  contract: Record<Target, number>;
   quickAnswer: number;
   tag: number;
   agentEmail: string;
@@ -97,6 +99,11 @@ export const PERMISSIONS: Record<string, Row> = {
   "GET /settings": { expect: SIGNED_IN },
   "PUT /settings/{key}": { expect: ADMINS, body: () => ({ value: "smtp.example.com" }) },
   "POST /settings/unlock": { expect: ADMINS, body: () => ({ password: "admin123" }) },
+  "POST /settings/userApiToken": { expect: ADMINS },
+  "POST /upload/{key}": { expect: ADMINS },
+  "POST /email/upload": { expect: ADMINS },
+  "POST /email/test": { expect: ADMINS, body: () => ({ to: "teste@example.com" }) },
+  "GET /branding/{name}": { expect: PUBLIC },
   "GET /colors": { expect: PUBLIC },
 
   // tags
@@ -140,6 +147,35 @@ export const PERMISSIONS: Record<string, Row> = {
   "POST /digitando/stop/{ticketId}": { expect: TICKET_SCOPED },
   "GET /media/{key}": { expect: PUBLIC }, // the unguessable key is the capability (<img> tags carry no token)
 
+  // contracts (issue 20): lists and files by the ticket's visibility, templates written by admins; the
+  // signing routes are public: the link's token is the credential (an unknown one answers 410)
+  "GET /api/contratos": { expect: SIGNED_IN },
+  "POST /api/contratos": {
+    expect: TICKET_SCOPED,
+    body: (f, target) => ({ ticketId: f.ticket[target], nome: "Maria da Silva", email: "", cpf: "529.982.247-25" }),
+  },
+  "GET /api/contratos/{id}": { expect: TICKET_SCOPED },
+  "GET /api/contratos/{id}/arquivo": { expect: TICKET_SCOPED },
+  "DELETE /api/contratos/{id}": { expect: TICKET_SCOPED },
+  "GET /api/contratos/modelos": { expect: SIGNED_IN },
+  "POST /api/contratos/modelos": { expect: ADMINS, body: (f) => ({ titulo: `Modelo ${f.seq()}`, corpo: "Eu, {nome}, aceito." }) },
+  "PUT /api/contratos/modelos/{id}": { expect: ADMINS, body: () => ({ titulo: "Modelo", corpo: "Eu, {nome}, aceito." }) },
+  "DELETE /api/contratos/modelos/{id}": { expect: ADMINS },
+  "GET /assinar/{token}": { expect: PUBLIC },
+  "GET /assinar/{token}/documento.pdf": { expect: PUBLIC },
+  "POST /assinar/{token}/cpf": { expect: PUBLIC, body: () => ({ cpf5: "12345" }) },
+  "POST /assinar/{token}/aceite": {
+    expect: PUBLIC,
+    body: () => ({ cpf5: "12345", nome: "Maria da Silva", aceito: true, documentoSha256: "0".repeat(64) }),
+  },
+  // billing (SGP / MK-AUTH): the panel for who may open the ticket, actions for who may write in it, the settings' test for admins
+  // (not configured in this test: an allowed caller gets 409 ERR_BILLING_NOT_CONFIGURED, after the permission check)
+  "GET /billing/{ticketId}/customer": { expect: TICKET_SCOPED },
+  "POST /billing/{ticketId}/send-invoice": { expect: TICKET_SCOPED, body: () => ({ contractId: "1", invoiceId: "1" }) },
+  "POST /billing/{ticketId}/send-pix": { expect: TICKET_SCOPED, body: () => ({ contractId: "1", invoiceId: "1" }) },
+  "POST /billing/{ticketId}/unlock": { expect: TICKET_SCOPED, body: () => ({ contractId: "1", confirm: true }) },
+  "POST /billing/test": { expect: ADMINS, body: () => ({}) },
+
   // disparos (bulk messages): admins only; the external tool's call takes a connection's token, never a user's session
   "GET /disparos": { expect: ADMINS },
   "GET /disparos/stats": { expect: ADMINS },
@@ -158,8 +194,31 @@ export const PERMISSIONS: Record<string, Row> = {
   "PUT /disparos/connections/{id}": { expect: ADMINS, body: () => ({ paused: false }) },
   "GET /disparos/opt-outs": { expect: ADMINS },
   "DELETE /disparos/opt-outs/{contactId}": { expect: ADMINS },
+  // schedules: on tickets the caller may see (the list shows only those; a schedule the caller may not see is 404)
+  "GET /schedules": { expect: SIGNED_IN },
+  "POST /schedules": {
+    expect: TICKET_SCOPED,
+    body: (f, target) => ({ ticketId: f.ticket[target], message: "Lembrete agendado", when: "2099-01-01T10:00:00" }),
+  },
+  "DELETE /schedules/{id}": { expect: SIGNED_IN },
+  // the message API takes a connection's token, never a user's session: every session token is refused
+  "POST /api/messages/send": { expect: all(401), body: () => ({ number: "5511977776666", body: "Oi" }) },
+  // bot content: everyone signed in reads (agents send audio entries, chat entries answer their tickets), admins write
+  "GET /chatbot": { expect: SIGNED_IN },
+  "POST /chatbot": { expect: ADMINS, body: (f) => ({ shortcut: `planos${f.seq()}`, message: "Nossos planos", url: "" }) },
+  "PUT /chatbot/{id}": { expect: ADMINS, body: () => ({ message: "Trocado" }) },
+  "DELETE /chatbot/{id}": { expect: ADMINS },
+  "POST /chatbot/upload": { expect: ADMINS },
+  "GET /audiobot": { expect: SIGNED_IN },
+  "POST /audiobot": { expect: ADMINS, body: (f) => ({ titulo: `Áudio ${f.seq()}`, url: "" }) },
+  "PUT /audiobot/{id}": { expect: ADMINS, body: () => ({ titulo: "Trocado" }) },
+  "DELETE /audiobot/{id}": { expect: ADMINS },
+  "POST /audiobot/upload": { expect: ADMINS },
   // the background machinery (dead jobs, what waits in the outbox and the journal)
   "GET /jobs": { expect: ADMINS },
+
+  // the dashboard (stricter than the spec's unauthenticated fetch: business figures and server details)
+  "GET /metrics": { expect: SUPERVISORS },
   // the simulator (tests and demos; off in production)
   "GET /simulator/api/connections": { expect: ADMINS },
   "POST /simulator/api/connections": { expect: ADMINS, body: (f) => ({ name: `Simulador ${f.seq()}` }) },

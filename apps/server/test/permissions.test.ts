@@ -44,6 +44,11 @@ beforeAll(async () => {
   const mB = await api(t, t.adminToken, "POST", `/messages/${tB.id}`, { body: "do admin" });
   const qa = await api(t, t.adminToken, "POST", "/quickAnswers", { shortcut: "ola", message: "Olá, tudo bem?" });
   const tag = await api(t, t.adminToken, "POST", "/tags", { name: "VIP", color: "#ff0000" });
+  await api(t, t.adminToken, "PUT", "/settings/enableContract", { value: "enabled" });
+  const contractOf = async (token: string, ticketId: number) =>
+    (await api(t, token, "POST", "/api/contratos", { ticketId, nome: "Maria da Silva", email: "", cpf: "529.982.247-25" })).body
+      .id as number;
+  const contract = { own: await contractOf(agentA.token, tA.id), other: await contractOf(t.adminToken, tB.id) };
   f = {
     queue: { own: queueA, other: queueB },
     ticket: { own: tA.id, other: tB.id },
@@ -51,6 +56,7 @@ beforeAll(async () => {
     message: { own: mA.body[0].id, other: mB.body[0].id },
     user: { own: agentA.id, other: agentB.id },
     whatsapp: { own: simA.whatsappId, other: simB.whatsappId },
+    contract,
     quickAnswer: qa.body.id,
     tag: tag.body.id,
     agentEmail: agentA.email,
@@ -98,6 +104,7 @@ function fill(path: string, target: Target, freshId?: number): string {
     if (base === "queue") return String(f.queue[target]);
     if (base === "quickAnswers") return String(f.quickAnswer);
     if (base === "tags") return String(f.tag);
+    if (path.startsWith("/api/contratos")) return String(f.contract[target]);
     return String(f.whatsapp[target]); // whatsapp, whatsappsession, typebot, simulator
   });
 }

@@ -12,6 +12,10 @@ import {
   ticketStatusSchema,
   userSchema,
   whatsappSchema,
+  typebotSettingsSchema,
+  chatEntrySchema,
+  audioEntrySchema,
+  selfServiceModeSchema,
 } from "./entities.js";
 import { jsonBool, MAX_ID, MSG, emailField, idSchema, idText, pageQuery, queryBool, requiredText } from "./validation.js";
 
@@ -167,6 +171,31 @@ export type QuickAnswersAnswer = z.infer<typeof quickAnswersAnswer>;
 
 // ---------- settings ----------
 export const settingUpdateBody = z.object({ value: z.string().max(100_000, MSG.tooLong) });
+/** POST /settings/unlock: the settings password ('Acesso restrito'). */
+export const settingsUnlockBody = z.object({ password: z.string().min(1).max(200) });
+/** The gate's answer: a short-lived token for this admin, sent back as the X-Settings-Token header. */
+export const settingsUnlockAnswer = z.object({ ok: z.boolean(), settingsToken: z.string(), expiresInSeconds: z.number() });
+export type SettingsUnlockAnswer = z.infer<typeof settingsUnlockAnswer>;
+/** The header that carries the settings token. */
+export const SETTINGS_TOKEN_HEADER = "x-settings-token";
+/** POST /upload/{key}: which image of the branding the file replaces (field `file`). */
+export const BRANDING_UPLOAD_KEYS = {
+  login: "logoLogin",
+  dashboard: "logoDashboard",
+  mensagem: "logoMensagem",
+  favicon: "favicon",
+} as const;
+export type BrandingUploadKey = keyof typeof BRANDING_UPLOAD_KEYS;
+/** POST /upload/{key} and POST /email/upload answer where the stored image is served. */
+export const uploadAnswer = z.object({ url: z.string() });
+export type UploadAnswer = z.infer<typeof uploadAnswer>;
+/** POST /settings/userApiToken: a new token, shown once (only its hash is kept). */
+export const apiTokenAnswer = z.object({ token: z.string() });
+/** POST /email/test: to whom (default: the admin asking). */
+export const mailTestBody = z.object({ to: z.email().max(200).optional() });
+/** What the SMTP server answered (ok) or the error it gave (not ok). */
+export const mailTestAnswer = z.object({ ok: z.boolean(), message: z.string() });
+export type MailTestAnswer = z.infer<typeof mailTestAnswer>;
 
 // ---------- tags ----------
 export const tagBody = z.object({ name: requiredText(1, 50), color: requiredText(3, 9) });
@@ -272,6 +301,8 @@ const whatsappFields = z.object({
   sendJitterMs: z.number().int().min(0).max(600_000),
   /** …except a burst of this many sends after a quiet spell. */
   sendBurst: z.number().int().min(0).max(20),
+  /** The billing self-service bot: before the queue menu, after it, or off. */
+  selfService: selfServiceModeSchema,
 });
 export const whatsappBody = whatsappFields.extend({
   type: whatsappFields.shape.type.default("baileys"),
@@ -285,6 +316,7 @@ export const whatsappBody = whatsappFields.extend({
   sendIntervalMs: whatsappFields.shape.sendIntervalMs.optional(),
   sendJitterMs: whatsappFields.shape.sendJitterMs.optional(),
   sendBurst: whatsappFields.shape.sendBurst.optional(),
+  selfService: whatsappFields.shape.selfService.optional(),
 });
 export type WhatsappBody = z.input<typeof whatsappBody>;
 export const whatsappUpdateBody = whatsappFields.partial();
@@ -300,12 +332,42 @@ export const typebotSettingsBody = z
     slug: z.string().trim().max(200).default(""),
     /** Sent only when filled; blank keeps the existing key. */
     apiKey: z.string().max(500).optional(),
+    /** Minutes of silence after which the flow starts over (0: never). */
+    expiryMinutes: z.number().int().min(0).max(2880).optional(),
+    /** A customer message equal to it ends the bot (the queue menu follows). */
+    endKeyword: z.string().trim().max(100).optional(),
+    /** Sent when an answer matches none of a choice's items. */
+    unknownMessage: z.string().max(1000).optional(),
+    /** Pause before each bot message after the first, in ms. */
+    delayMs: z.number().int().min(0).max(10_000).optional(),
   })
   .refine((v) => !v.enabled || (v.baseUrl.length > 0 && v.slug.length > 0), {
     message: MSG.required,
     path: ["baseUrl"],
-  });
-export const typebotSettingsAnswer = z.object({ enabled: z.boolean(), baseUrl: z.string(), slug: z.string(), hasApiKey: z.boolean() });
+  })
+  .refine((v) => !v.enabled || /^https?:\/\/[^\s]+$/i.test(v.baseUrl), { message: "Invalid URL", path: ["baseUrl"] });
+export type TypebotSettingsBody = z.input<typeof typebotSettingsBody>;
+export const typebotSettingsAnswer = typebotSettingsSchema;
+export type TypebotSettings = z.infer<typeof typebotSettingsSchema>;
+
+/** A chat entry (/chatbot): the customer's message equal to the shortcut gets the text and image. */
+export const chatEntryBody = z.object({
+  shortcut: z.string().trim().min(1, MSG.required).max(100, MSG.tooLong),
+  message: z.string().max(30000).default(""),
+  url: z.string().trim().max(1000).default(""),
+});
+export type ChatEntryBody = z.input<typeof chatEntryBody>;
+export const chatEntriesAnswer = z.array(chatEntrySchema);
+/** An audio entry (/audiobot): a voice note agents and flows can send. */
+export const audioEntryBody = z.object({
+  titulo: z.string().trim().min(1, MSG.required).max(200, MSG.tooLong),
+  url: z.string().trim().max(1000).default(""),
+});
+export type AudioEntryBody = z.input<typeof audioEntryBody>;
+export const audioEntriesAnswer = z.array(audioEntrySchema);
+/** POST /chatbot/upload, POST /audiobot/upload */
+export const botUploadAnswer = z.object({ ok: z.boolean(), url: z.string() });
+export type BotUploadAnswer = z.infer<typeof botUploadAnswer>;
 export const whatsappSessionPayload = z.object({
   id: z.number(),
   status: connectionStatusSchema,
@@ -323,6 +385,7 @@ export const colorsAnswer = z.object({
   secondaryColor: z.string(),
   darkMode: z.string(),
   logoLogin: z.string(),
+  logoDashboard: z.string(),
   favicon: z.string(),
   /** "enabled" when the login page may offer the signup link */
   userCreation: z.string(),

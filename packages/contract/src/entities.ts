@@ -73,8 +73,49 @@ export const quickAnswerSchema = z.object({
 });
 export type QuickAnswer = z.infer<typeof quickAnswerSchema>;
 
-export const settingSchema = z.object({ key: z.string(), value: z.string() });
+/** A setting; for write-only secrets the value is "" and `hasValue` says whether one is stored. */
+export const settingSchema = z.object({ key: z.string(), value: z.string(), hasValue: z.boolean().optional() });
 export type Setting = z.infer<typeof settingSchema>;
+
+/** A connection's Typebot bridge; the API key is never answered (hasApiKey says whether one is set). */
+export const typebotSettingsSchema = z.object({
+  enabled: z.boolean(),
+  baseUrl: z.string(),
+  slug: z.string(),
+  hasApiKey: z.boolean(),
+  expiryMinutes: z.number(),
+  endKeyword: z.string(),
+  unknownMessage: z.string(),
+  delayMs: z.number(),
+});
+
+export const chatEntrySchema = z.object({
+  id: z.number(),
+  shortcut: z.string(),
+  message: z.string(),
+  url: z.string(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type ChatEntry = z.infer<typeof chatEntrySchema>;
+
+export const audioEntrySchema = z.object({
+  id: z.number(),
+  titulo: z.string(),
+  url: z.string(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type AudioEntry = z.infer<typeof audioEntrySchema>;
+
+/**
+ * Where a connection's self-service bot (2ª via, PIX, desbloqueio, status, falar com atendente) runs:
+ * "before": a new ticket without queue goes into self-service first, its hand-over shows the
+ * greeting and queue menu (or assigns the single queue); "after": once the customer picked a queue
+ * (queue, no agent yet), self-service runs, its hand-over leaves the ticket pending in that queue.
+ */
+export const selfServiceModeSchema = z.enum(["off", "before", "after"]);
+export type SelfServiceMode = z.infer<typeof selfServiceModeSchema>;
 
 export const whatsappSchema = z.object({
   id: z.number(),
@@ -97,7 +138,9 @@ export const whatsappSchema = z.object({
   sendIntervalMs: z.number(),
   sendJitterMs: z.number(),
   sendBurst: z.number(),
-  typebot: z.object({ enabled: z.boolean(), baseUrl: z.string(), slug: z.string(), hasApiKey: z.boolean() }),
+  typebot: typebotSettingsSchema,
+  /** the billing self-service bot: "before" the queue menu, "after" a queue is picked, or "off" */
+  selfService: selfServiceModeSchema,
   createdAt: isoDate,
   updatedAt: isoDate,
 });

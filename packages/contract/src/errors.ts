@@ -24,6 +24,8 @@ export const ERROR_STATUS = {
   ERR_NO_QUICK_ANSWER_FOUND: 404,
   ERR_NO_MESSAGE_FOUND: 404,
   ERR_NO_TAG_FOUND: 404,
+  ERR_NO_CHATBOT_FOUND: 404,
+  ERR_NO_AUDIOBOT_FOUND: 404,
   ERR_NOT_FOUND: 404,
   ERR_CREATING_MESSAGE: 500,
   ERR_CREATING_TICKET: 500,
@@ -50,7 +52,39 @@ export const ERROR_STATUS = {
   ERR_LAST_ADMIN: 400,
   /** changing one's own password: the current password given is wrong */
   ERR_WRONG_PASSWORD: 400,
+  /** a settings change while a settings password is set, without a valid X-Settings-Token */
+  ERR_SETTINGS_LOCKED: 403,
+  /** the settings password ('Acesso restrito') is wrong: 'Senha incorreta!' */
+  ERR_WRONG_SETTINGS_PASSWORD: 403,
+  /** POST /settings/unlock before a settings password was created */
+  ERR_SETTINGS_PASSWORD_NOT_SET: 409,
+  /** contracts are disabled (setting enableContract) */
+  ERR_CONTRACTS_DISABLED: 403,
+  ERR_NO_CONTRACT_FOUND: 404,
+  ERR_NO_TEMPLATE_FOUND: 404,
+  /** a signing link that is unknown, expired or already used */
+  ERR_SIGNING_LINK_INVALID: 410,
+  /** the CPF digits typed on the signing page do not match */
+  ERR_SIGNING_CPF_MISMATCH: 400,
+  /** too many wrong CPF tries: the link is locked */
+  ERR_SIGNING_LOCKED: 423,
+  /** the document shown is not the one stored (hash differs) */
+  ERR_SIGNING_DOCUMENT_CHANGED: 409,
+  /** the full name typed does not match the contract's */
+  ERR_SIGNING_NAME_MISMATCH: 400,
   ERR_INTERNAL: 500,
+  /** billing integration (SGP / MK-AUTH): no URL or credentials in the settings */
+  ERR_BILLING_NOT_CONFIGURED: 409,
+  /** the billing system did not answer (timeout, network, circuit open) or answered garbage */
+  ERR_BILLING_UNAVAILABLE: 503,
+  /** the billing system refused the credentials */
+  ERR_BILLING_AUTH: 502,
+  /** no contract in the billing system for that CPF/CNPJ (or that contact) */
+  ERR_BILLING_CUSTOMER_NOT_FOUND: 404,
+  /** a CPF/CNPJ whose check digits are wrong */
+  ERR_INVALID_DOCUMENT: 400,
+  /** no PIX code from the billing system and no PIX key in the settings */
+  ERR_PIX_NOT_CONFIGURED: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

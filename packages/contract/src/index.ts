@@ -8,3 +8,8 @@ export * from "./settings.js";
 export type * from "./socket.js";
 export * from "./text.js";
 export * from "./disparos.js";
+export * from "./metrics.js";
+export * from "./contracts.js";
+export * from "./schedules.js";
+export * from "./documents.js";
+export * from "./billing.js";

@@ -28,6 +28,34 @@ export const SETTING_DEFAULTS = {
   integrationApp: "",
   integrationToken: "",
   mkAuthNotes: "",
+  /** base address of the embedded finance pages (/Pix, /Ajustes, …): the frames open it, the CSP allows exactly its origin */
+  financeBaseUrl: "",
+  /** MK-AUTH does not say how long an unlock lasts: the days the provider grants (told to the customer) */
+  mkAuthUnlockDays: "3",
+  /** MK-AUTH has no unlock policy of its own: a contract unlocks itself in the bot at most once in this many days (0 = no limit) */
+  mkAuthUnlockEveryDays: "30",
+  // static PIX (used when the billing system gives no PIX code): key, its type, who receives
+  pixKey: "",
+  pixKeyType: "cnpj",
+  pixMerchantName: "",
+  pixMerchantCity: "",
+  // self-service on WhatsApp (billing bot); {name}, {days}, {message}, {due}, {amount} are filled in
+  selfServiceAskDocument: "Para consultar seus dados, envie o CPF ou CNPJ do titular (só os números).",
+  selfServiceInvalidDocument: "Esse CPF/CNPJ não parece válido. Confira os números e envie de novo.",
+  selfServiceNotFound: "Não encontramos um cadastro com esse documento para este número de WhatsApp. Vou chamar um atendente.",
+  selfServiceChooseContract: "Encontramos mais de um contrato. Responda com o número do contrato desejado:",
+  selfServiceMenu:
+    "Olá, {name}! Escolha uma opção:\n1 - 2ª via da fatura\n2 - Desbloqueio de confiança\n3 - Status da conexão\n4 - Falar com atendente",
+  selfServiceInvalidOption: "Opção inválida. Responda só com o número de uma das opções.",
+  selfServiceNoInvoices: "Você não tem faturas em aberto. Obrigado!",
+  selfServiceInvoice: "Fatura com vencimento em {due}, valor R$ {amount}.",
+  selfServiceUnlockDone: "Pronto! Sua conexão foi liberada por {days} dia(s). A reconexão pode levar alguns minutos.",
+  selfServiceUnlockRefused: "Não foi possível liberar: {message}",
+  selfServiceConnection: "Status da sua conexão: {message}",
+  selfServiceHandover: "Certo! Vou transferir você para um atendente. Aguarde um momento.",
+  selfServiceUnavailable: "Nosso sistema de cobrança está fora do ar agora. Vou chamar um atendente para ajudar.",
+  selfServiceRestricted:
+    "Por segurança, como este número não está no cadastro, posso enviar só a 2ª via. Para outras opções, fale com um atendente.",
   // e-mail
   mail_host: "",
   mail_username: "",
@@ -62,6 +90,8 @@ export const SETTING_DEFAULTS = {
   // disparos: a customer who answers one of these words (comma-separated; case and accents ignored) stops receiving them
   disparoOptOutWords: "SAIR",
   /** the one-line confirmation the customer gets */
+  // schedules: one found due after downtime is still sent up to this many minutes late, else marked failed ('atrasado')
+  scheduleGraceMinutes: "60",
   disparoOptOutReply: "Pronto! Você não vai mais receber nossas mensagens automáticas. Se mudar de ideia, é só nos chamar.",
 } as const;
 
@@ -69,8 +99,8 @@ export type SettingKey = keyof typeof SETTING_DEFAULTS;
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as SettingKey[];
 
 /** Never sent back to the browser; GET /settings answers `has_<key>` = "true" | "false" instead. */
-export const SECRET_SETTING_KEYS: readonly SettingKey[] = ["mail_password", "integrationToken", "settingsPassword"];
-/** Set by the server only. */
+export const SECRET_SETTING_KEYS: readonly SettingKey[] = ["mail_password", "integrationToken", "settingsPassword", "userApiToken"];
+/** Set by the server only ('Gerar novo': POST /settings/userApiToken shows a new one once, keeps its hash). */
 export const READ_ONLY_SETTING_KEYS: readonly SettingKey[] = ["userApiToken"];
 
 /** Allowed values for settings with a closed choice. */
@@ -82,11 +112,19 @@ export const SETTING_CHOICES: Partial<Record<SettingKey, readonly string[]>> = {
   pix: ["enabled", "disabled"],
   darkMode: ["enabled", "disabled"],
   integrationSystem: ["SGP", "MK-AUTH"],
+  pixKeyType: ["cpf", "cnpj", "phone", "email", "evp"],
   mail_smtp_secure: ["none", "ssl", "tls"],
 };
 
 /** Settings holding a non-negative integer. */
-export const SETTING_INTEGERS: readonly SettingKey[] = ["timeCreateNewTicket", "mail_port", "autoCloseHours"];
+export const SETTING_INTEGERS: readonly SettingKey[] = [
+  "timeCreateNewTicket",
+  "mail_port",
+  "autoCloseHours",
+  "scheduleGraceMinutes",
+  "mkAuthUnlockDays",
+  "mkAuthUnlockEveryDays",
+];
 
 export const COLOR_SETTING_KEYS: readonly SettingKey[] = [
   "topbarColor",
@@ -94,3 +132,10 @@ export const COLOR_SETTING_KEYS: readonly SettingKey[] = [
   "loginPagePrimaryColor",
   "loginPageSecondaryColor",
 ];
+
+/** Settings whose value is an http(s) address (empty allowed). */
+export const URL_SETTING_KEYS: readonly SettingKey[] = ["urlPix", "urlContrato", "urlApi", "integrationUrl", "financeBaseUrl"];
+/** Witness CPFs: digits only, 11 with valid check digits (empty allowed). */
+export const CPF_SETTING_KEYS: readonly SettingKey[] = ["contrato_cpf1", "contrato_cpf2"];
+/** Settings anyone admin may change without the settings token: the top bar's dark-mode switch. */
+export const UNGATED_SETTING_KEYS: readonly SettingKey[] = ["darkMode"];

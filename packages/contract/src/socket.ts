@@ -1,6 +1,8 @@
-import type { Contact, Message, Queue, QuickAnswer, Setting, Ticket, User, Whatsapp } from "./entities.js";
+import type { AudioEntry, ChatEntry, Contact, Message, Queue, QuickAnswer, Setting, Ticket, User, Whatsapp } from "./entities.js";
 import type { TicketStatus, ConnectionStatus } from "./entities.js";
 import type { DisparosUpdate } from "./disparos.js";
+import type { ContractEvent } from "./contracts.js";
+import type { ScheduleUpdate } from "./schedules.js";
 
 /** Socket events the server emits and their payloads (core §4, document 001 §4). */
 export interface ServerToClientEvents {
@@ -32,6 +34,14 @@ export interface ServerToClientEvents {
   typing: (p: { ticketId: number; typing: boolean; name?: string }) => void;
   /** admins: disparos were created, changed status or were deleted (the screen reloads its page) */
   "disparos:update": (p: DisparosUpdate) => void;
+  /** a contract the socket's user may see was created, generated, signed or deleted */
+  contract: (p: ContractEvent) => void;
+  /** a schedule was created, changed status or was deleted (the dialog and the screen update) */
+  schedule: (p: ScheduleUpdate) => void;
+  /** chat entries changed (every signed-in user: agents' tickets are answered from them) */
+  "chatbot:update": (p: { action: "create" | "update"; chatEntry: ChatEntry } | { action: "delete"; id: number }) => void;
+  /** audio entries changed (every signed-in user: agents send them from the message input) */
+  "audiobot:update": (p: { action: "create" | "update"; audioEntry: AudioEntry } | { action: "delete"; id: number }) => void;
 }
 
 /** Answer of a room join, when the client passes a callback: refused joins say why. */

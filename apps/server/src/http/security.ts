@@ -7,10 +7,25 @@ import type { Config } from "../config.js";
  * Response headers every answer carries unless its route set its own (the simulator page and
  * served media have stricter or page-specific ones): a Content-Security-Policy the web app runs
  * under (its scripts are files of its own origin; MUI injects <style> elements, hence inline
- * styles; images and audio previews use blob: and data: URLs; the finance pages are https frames),
+ * styles; images and audio previews use blob: and data: URLs; frames only of the finance tool's
+ * origin, setting `financeBaseUrl`, and blob: for a contract's PDF fetched with the session),
  * no MIME sniffing, no framing of the app, no referrer to other sites.
  */
-export const APP_CSP = [
+export function appCsp(frameOrigin?: string): string {
+  return APP_CSP.replace("frame-src 'self' blob:", `frame-src 'self' blob:${frameOrigin ? ` ${frameOrigin}` : ""}`);
+}
+
+/** The origin frames may load (of the financeBaseUrl setting), or undefined. */
+export function frameOriginOf(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return u.protocol === "https:" || u.protocol === "http:" ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const APP_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
@@ -19,14 +34,14 @@ export const APP_CSP = [
   "font-src 'self' data:",
   "connect-src 'self'",
   "worker-src 'self' blob:",
-  "frame-src 'self' https:",
+  "frame-src 'self' blob:",
   "frame-ancestors 'none'",
   "form-action 'self'",
   "base-uri 'self'",
   "object-src 'none'",
 ].join("; ");
 
-export function registerSecurityHeaders(app: FastifyInstance, config: Config) {
+export function registerSecurityHeaders(app: FastifyInstance, config: Config, frameOrigin: () => string | undefined = () => undefined) {
   const fixed: Record<string, string> = {
     "x-content-type-options": "nosniff",
     "x-frame-options": "DENY",
@@ -37,7 +52,7 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config) {
     ...(config.isProduction && { "strict-transport-security": "max-age=15552000; includeSubDomains" }),
   };
   app.addHook("onSend", async (_req, reply, payload) => {
-    if (!reply.hasHeader("content-security-policy")) reply.header("content-security-policy", APP_CSP);
+    if (!reply.hasHeader("content-security-policy")) reply.header("content-security-policy", appCsp(frameOrigin()));
     for (const [name, value] of Object.entries(fixed)) if (!reply.hasHeader(name)) reply.header(name, value);
     return payload;
   });

@@ -16,9 +16,9 @@ export function findWebDist(explicit?: string): string | undefined {
 
 /**
  * Paths the server answers itself even for a browser navigation: the socket, the API reference,
- * media, the build's assets, the simulator page and its API, the health check.
+ * media, the build's assets, the simulator page and its API, the health check, the contract signing page.
  */
-export const SERVER_PATHS = /^\/(socket\.io|api-docs|media|assets|simulator|health)(\/|$)/;
+export const SERVER_PATHS = /^\/(socket\.io|api-docs|media|assets|simulator|health|assinar)(\/|$)/;
 
 /**
  * Whether a GET or HEAD is a navigation the app answers. The SPA's routes share paths with the API

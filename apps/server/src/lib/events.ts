@@ -10,6 +10,10 @@ import type {
   Whatsapp,
   ConnectionStatus,
   DisparosUpdate,
+  ContractItem,
+  ScheduleUpdate,
+  ChatEntry,
+  AudioEntry,
 } from "@balcao/contract";
 
 /**
@@ -54,6 +58,16 @@ export interface DomainEvents {
   "ticket.typing": { ticketId: number; typing: boolean; userId?: number; name?: string };
   /** disparos were created, changed status, were deleted, or a connection's disparo pace changed */
   "disparos.changed": DisparosUpdate;
+  /** a contract was created, generated or signed; `routing` is its ticket's (null: admins only) */
+  "contract.changed": { contract: ContractItem; routing: { queueId: number | null; userId: number | null } | null };
+  "contract.deleted": { id: number; routing: { queueId: number | null; userId: number | null } | null };
+  /** a schedule was created, changed status or was deleted; `routing` says who may see it (its ticket's) */
+  "schedule.changed": {
+    update: ScheduleUpdate;
+    routing: { ticketId: number | null; queueId: number | null; userId: number | null };
+  };
+  "chatbot.changed": { action: "create" | "update"; chatEntry: ChatEntry } | { action: "delete"; id: number };
+  "audiobot.changed": { action: "create" | "update"; audioEntry: AudioEntry } | { action: "delete"; id: number };
 }
 
 export type DomainEventName = keyof DomainEvents;

@@ -32,7 +32,7 @@ export function mediaTypeOf(mimetype: string): MediaType {
 
 /** Types an agent may upload, checked by content. Anything executable or scriptable is refused. */
 const UPLOAD_ALLOWED =
-  /^(image\/(jpeg|png|gif|webp|bmp)|audio\/(mpeg|ogg|opus|mp4|aac|wav|x-wav|webm|amr|x-m4a)|video\/(mp4|webm|quicktime|3gpp|x-matroska)|application\/(pdf|zip|x-7z-compressed|vnd\.openxmlformats-officedocument\.[a-z.]+|msword|vnd\.ms-excel|vnd\.oasis\.opendocument\.[a-z.]+|x-cfb))$/;
+  /^(image\/(jpeg|png|gif|webp|bmp)|audio\/(mpeg|ogg|opus|mp4|aac|wav|x-wav|webm|amr|x-m4a)(; ?codecs=opus)?|video\/(mp4|webm|quicktime|3gpp|x-matroska)|application\/(pdf|zip|x-7z-compressed|vnd\.openxmlformats-officedocument\.[a-z.]+|msword|vnd\.ms-excel|vnd\.oasis\.opendocument\.[a-z.]+|x-cfb))$/;
 
 /** The upload gate of an agent's media (lib/uploads.ts): the same allowlist, judged on the first bytes. */
 export function acceptMedia(detected: { mime: string } | undefined): true | string {

@@ -88,9 +88,14 @@ export function bridgeCrudEvents(ctx: AppContext, io: RealtimeServer) {
   events.on("queue.saved", (p) => all().emit("queue", p));
   events.on("queue.deleted", (p) => all().emit("queue", { action: "delete", queueId: p.queueId }));
   events.on("quickAnswer.saved", (p) => all().emit("quickAnswer", p));
+  events.on("chatbot.changed", (p) => all().emit("chatbot:update", p));
+  events.on("audiobot.changed", (p) => all().emit("audiobot:update", p));
   events.on("quickAnswer.deleted", (p) => all().emit("quickAnswer", { action: "delete", quickAnswerId: p.quickAnswerId }));
   events.on("setting.updated", (p) =>
-    all().emit("settings", { action: "update", setting: { key: p.setting.key, value: p.setting.value } }),
+    all().emit("settings", {
+      action: "update",
+      setting: { key: p.setting.key, value: p.setting.value, ...(p.setting.hasValue !== undefined && { hasValue: p.setting.hasValue }) },
+    }),
   );
   events.on("whatsapp.saved", (p) => io.to(ROOM.admins).emit("whatsapp", { action: "update", whatsapp: p.whatsapp }));
   events.on("whatsapp.deleted", (p) => io.to(ROOM.admins).emit("whatsapp", { action: "delete", whatsappId: p.whatsappId }));
@@ -111,4 +116,14 @@ export function refreshSocketUsers(ctx: AppContext, io: RealtimeServer) {
       }
     }
   });
+}
+
+/** Users with at least one live socket in this process (the dashboard's "agents online"). */
+export function onlineUserIds(io: RealtimeServer): number[] {
+  const ids = new Set<number>();
+  for (const s of io.of("/").sockets.values()) {
+    const user = (s.data as Partial<SocketData>).user;
+    if (user) ids.add(user.id);
+  }
+  return [...ids];
 }

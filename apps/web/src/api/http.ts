@@ -16,7 +16,13 @@ export class ApiError extends Error {
 }
 
 /** 403 codes that are about permissions or a wrong password, not a stale token: refreshing would not help. */
-const NOT_A_TOKEN_PROBLEM = new Set(["ERR_NO_PERMISSION", "ERR_USER_CREATION_DISABLED", "ERR_INVALID_CREDENTIALS"]);
+const NOT_A_TOKEN_PROBLEM = new Set([
+  "ERR_NO_PERMISSION",
+  "ERR_USER_CREATION_DISABLED",
+  "ERR_INVALID_CREDENTIALS",
+  "ERR_SETTINGS_LOCKED",
+  "ERR_WRONG_SETTINGS_PASSWORD",
+]);
 
 export interface RequestOptions {
   body?: unknown;

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { Navigate, Outlet, useLocation } from "react-router-dom";
 import { FullPageSpinner } from "../components/FullPageSpinner";
-import { isAdmin, useAuth } from "../features/auth";
+import { isAdmin, isSupervisor, useAuth } from "../features/auth";
 
 /** Signed-out users go to /login. */
 export function PrivateRoute() {
@@ -27,5 +27,12 @@ export function PublicRoute() {
 export function AdminRoute() {
   const { user } = useAuth();
   if (!isAdmin(user)) return <Navigate to="/tickets" replace />;
+  return <Outlet />;
+}
+
+/** Agents on a route for admins and supervisors go to /tickets. */
+export function SupervisorRoute() {
+  const { user } = useAuth();
+  if (!isSupervisor(user)) return <Navigate to="/tickets" replace />;
   return <Outlet />;
 }

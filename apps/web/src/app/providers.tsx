@@ -6,7 +6,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { SnackbarProvider } from "notistack";
 import { type ReactNode, useMemo, useState } from "react";
 import { AuthProvider, useAuth } from "../features/auth";
-import { useSettings } from "../features/settings";
+import { FaviconSync, useSettings } from "../features/settings";
 import { SocketProvider } from "../lib/socket";
 import { createQueryClient } from "./query-client";
 import { buildTheme } from "./theme";
@@ -26,6 +26,7 @@ function AppTheme({ children }: { children: ReactNode }) {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
+      <FaviconSync />
       {children}
     </ThemeProvider>
   );

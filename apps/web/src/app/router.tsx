@@ -3,14 +3,20 @@ import { FullPageSpinner } from "../components/FullPageSpinner";
 import { LoginPage, authRoutes } from "../features/auth";
 import { connectionsRoutes } from "../features/connections";
 import { contactsRoutes } from "../features/contacts";
+import { dashboardRoutes } from "../features/dashboard";
+import { contractsRoutes } from "../features/contracts";
+import { apiDocRoutes } from "../features/api-doc";
 import { disparosRoutes } from "../features/disparos";
+import { chatbotRoutes } from "../features/chatbot";
 import { placeholderRoutes } from "../features/placeholder";
 import { queuesRoutes } from "../features/queues";
 import { quickAnswersRoutes } from "../features/quick-answers";
+import { settingsRoutes } from "../features/settings";
+import { schedulesRoutes } from "../features/schedules";
 import { ticketsRoutes } from "../features/tickets";
 import { usersRoutes } from "../features/users";
 import type { PageRoute } from "../lib/features";
-import { AdminRoute, PrivateRoute, PublicRoute } from "./guards";
+import { AdminRoute, PrivateRoute, PublicRoute, SupervisorRoute } from "./guards";
 
 /** The screens of the signed-in app, feature by feature (placeholders last: they hold the not-found page). */
 const SCREENS: PageRoute[] = [
@@ -21,6 +27,12 @@ const SCREENS: PageRoute[] = [
   ...queuesRoutes,
   ...connectionsRoutes,
   ...disparosRoutes,
+  ...dashboardRoutes,
+  ...settingsRoutes,
+  ...contractsRoutes,
+  ...schedulesRoutes,
+  ...apiDocRoutes,
+  ...chatbotRoutes,
   ...placeholderRoutes,
 ];
 
@@ -46,7 +58,8 @@ export const routes: RouteObject[] = [
         HydrateFallback: FullPageSpinner,
         children: [
           ...SCREENS.filter((s) => !s.admin).map(screen),
-          { element: <AdminRoute />, children: SCREENS.filter((s) => s.admin).map(screen) },
+          { element: <AdminRoute />, children: SCREENS.filter((s) => s.admin && !s.supervisor).map(screen) },
+          { element: <SupervisorRoute />, children: SCREENS.filter((s) => s.admin && s.supervisor).map(screen) },
         ],
       },
     ],

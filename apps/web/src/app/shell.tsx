@@ -1,14 +1,17 @@
 import { AppLayout } from "../components/layout/AppLayout";
 import { LanguageMenu } from "../components/layout/LanguageMenu";
 import { VolumeControl } from "../components/layout/VolumeControl";
-import { isAdmin, useAuth, useLiveSession } from "../features/auth";
+import { isAdmin, isSupervisor, useAuth, useLiveSession } from "../features/auth";
 import { connectionsMenu } from "../features/connections";
 import { contactsMenu } from "../features/contacts";
+import { dashboardMenu } from "../features/dashboard";
+import { contractsMenu } from "../features/contracts";
 import { disparosMenu } from "../features/disparos";
-import { comingSoonMenu } from "../features/placeholder";
+import { chatbotMenu } from "../features/chatbot";
 import { queuesMenu } from "../features/queues";
 import { quickAnswersMenu } from "../features/quick-answers";
-import { DarkModeToggle, useSettings } from "../features/settings";
+import { schedulesMenu } from "../features/schedules";
+import { DarkModeToggle, settingsMenu, useSettings } from "../features/settings";
 import { NotificationsBell, ticketsMenu, useTicketNotifications, useTicketsLive } from "../features/tickets";
 import { usersMenu } from "../features/users";
 import type { MenuEntry } from "../lib/features";
@@ -18,15 +21,15 @@ const MENU: MenuEntry[] = [
   ticketsMenu,
   contactsMenu,
   quickAnswersMenu,
-  comingSoonMenu.dashboard,
+  dashboardMenu,
   usersMenu,
   queuesMenu,
-  comingSoonMenu.chatbot,
+  chatbotMenu,
   disparosMenu,
-  comingSoonMenu.contracts,
-  comingSoonMenu.schedules,
+  contractsMenu,
+  schedulesMenu,
   connectionsMenu,
-  comingSoonMenu.settings,
+  settingsMenu,
 ];
 
 /** What stays live on every screen: the signed-in user, the ticket rooms and cached lists (the bell too), notifications. */
@@ -49,7 +52,7 @@ export default function Shell() {
       userName={user?.name}
       onLogout={() => void logout()}
       menu={shown.filter((e) => !e.admin)}
-      adminMenu={admin ? shown.filter((e) => e.admin) : []}
+      adminMenu={admin ? shown.filter((e) => e.admin) : isSupervisor(user) ? shown.filter((e) => e.admin && e.supervisor) : []}
       actions={
         <>
           <VolumeControl />

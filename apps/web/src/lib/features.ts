@@ -12,6 +12,8 @@ export interface PageRoute {
   page: () => Promise<{ default: ComponentType }>;
   /** Admins only: anyone else is sent to /tickets. */
   admin?: boolean;
+  /** Admins and supervisors (with `admin`): anyone else is sent to /tickets. */
+  supervisor?: boolean;
   /** What the page reads from its route (useMatches), e.g. a placeholder's title. */
   handle?: unknown;
 }
@@ -24,6 +26,8 @@ export interface MenuEntry {
   icon: ReactNode;
   /** In the administration section, shown to admins only. */
   admin?: boolean;
+  /** With `admin`: supervisors see it too. */
+  supervisor?: boolean;
   /** Shown only while this setting is "enabled". */
   setting?: SettingKey;
   /** Wraps the icon with the feature's live mark (e.g. the connections alert dot). */

@@ -13,3 +13,8 @@ export * from "./ticket-history.js";
 export * from "./simulator.js";
 export * from "./audit-log.js";
 export * from "./disparos.js";
+export * from "./ticket-cycles.js";
+export * from "./contracts.js";
+export * from "./schedules.js";
+export * from "./billing.js";
+export * from "./bots.js";

@@ -19,8 +19,6 @@ export const tickets = pgTable(
     unreadMessages: integer("unread_messages").notNull().default(0),
     isGroup: boolean("is_group").notNull().default(false),
     transf: boolean("transf").notNull().default(false),
-    /** True while the customer is being asked to choose a queue from the connection's menu. */
-    awaitingQueueChoice: boolean("awaiting_queue_choice").notNull().default(false),
     contactId: integer("contact_id")
       .notNull()
       .references(() => contacts.id, { onDelete: "cascade" }),
@@ -36,6 +34,8 @@ export const tickets = pgTable(
     index("tickets_updated_idx").on(t.updatedAt.desc(), t.id.desc()),
     index("tickets_queue_status_updated_idx").on(t.queueId, t.status, t.updatedAt.desc(), t.id.desc()),
     index("tickets_user_status_updated_idx").on(t.userId, t.status, t.updatedAt.desc(), t.id.desc()),
+    /** the dashboard's cards and hour heat map: tickets created in a period */
+    index("tickets_created_idx").on(t.createdAt),
     index("tickets_contact_idx").on(t.contactId, t.whatsappId, t.updatedAt.desc()),
     /** One live (open or pending) ticket per contact and connection. */
     uniqueIndex("tickets_one_live_per_contact")

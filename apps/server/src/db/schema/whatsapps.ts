@@ -34,6 +34,18 @@ export const whatsapps = pgTable(
     typebotBaseUrl: text("typebot_base_url").notNull().default(""),
     typebotSlug: text("typebot_slug").notNull().default(""),
     typebotApiKey: text("typebot_api_key").notNull().default(""),
+    /** minutes of silence after which a flow starts over (0: never) */
+    typebotExpiryMinutes: integer("typebot_expiry_minutes").notNull().default(30),
+    /** a customer message equal to it ends the bot (the queue menu follows) */
+    typebotEndKeyword: text("typebot_end_keyword").notNull().default(""),
+    /** sent when an answer matches none of a choice's items */
+    typebotUnknownMessage: text("typebot_unknown_message").notNull().default(""),
+    /** pause before each bot message after the first */
+    typebotDelayMs: integer("typebot_delay_ms").notNull().default(1000),
+    /** the billing self-service bot (2ª via, PIX, desbloqueio): off, before the queue menu, or after a queue is picked */
+    selfService: text("self_service", { enum: ["off", "before", "after"] })
+      .notNull()
+      .default("off"),
     ...timestamps,
   },
   (t) => [

@@ -1,5 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { type ConnectionStatus, MSG, type Whatsapp, type WhatsappBody, type WhatsappUpdateBody } from "@balcao/contract";
+import {
+  type ConnectionStatus,
+  MSG,
+  type SelfServiceMode,
+  type TypebotSettingsBody,
+  type Whatsapp,
+  type WhatsappBody,
+  type WhatsappUpdateBody,
+} from "@balcao/contract";
 import { asc, count, eq, inArray, ne } from "drizzle-orm";
 import type { ChannelManager } from "../../channels/manager.js";
 import type { AppContext } from "../../context.js";
@@ -60,7 +68,17 @@ function toWhatsapp(r: WhatsappRow, qs: ConnectionQueue[]): Whatsapp {
     sendIntervalMs: r.sendIntervalMs,
     sendJitterMs: r.sendJitterMs,
     sendBurst: r.sendBurst,
-    typebot: { enabled: r.typebotEnabled, baseUrl: r.typebotBaseUrl, slug: r.typebotSlug, hasApiKey: r.typebotApiKey !== "" },
+    typebot: {
+      enabled: r.typebotEnabled,
+      baseUrl: r.typebotBaseUrl,
+      slug: r.typebotSlug,
+      hasApiKey: r.typebotApiKey !== "",
+      expiryMinutes: r.typebotExpiryMinutes,
+      endKeyword: r.typebotEndKeyword,
+      unknownMessage: r.typebotUnknownMessage,
+      delayMs: r.typebotDelayMs,
+    },
+    selfService: r.selfService,
     createdAt: iso(r.createdAt),
     updatedAt: iso(r.updatedAt),
   };
@@ -92,6 +110,19 @@ export interface ConnectionInfo {
   acceptCalls: boolean;
   callRefuseMessage: string;
   queues: ConnectionQueue[];
+  /** the Typebot bridge, with its key (server side only) */
+  typebot: {
+    enabled: boolean;
+    baseUrl: string;
+    slug: string;
+    apiKey: string;
+    expiryMinutes: number;
+    endKeyword: string;
+    unknownMessage: string;
+    delayMs: number;
+  };
+  /** the billing self-service bot's place */
+  selfService: SelfServiceMode;
 }
 
 export async function connectionInfo(db: DbOrTx, id: number): Promise<ConnectionInfo | undefined> {
@@ -106,6 +137,17 @@ export async function connectionInfo(db: DbOrTx, id: number): Promise<Connection
     acceptCalls: row.acceptCalls,
     callRefuseMessage: row.callRefuseMessage,
     queues: qs.get(id) ?? [],
+    typebot: {
+      enabled: row.typebotEnabled,
+      baseUrl: row.typebotBaseUrl,
+      slug: row.typebotSlug,
+      apiKey: row.typebotApiKey,
+      expiryMinutes: row.typebotExpiryMinutes,
+      endKeyword: row.typebotEndKeyword,
+      unknownMessage: row.typebotUnknownMessage,
+      delayMs: row.typebotDelayMs,
+    },
+    selfService: row.selfService,
   };
 }
 
@@ -164,6 +206,7 @@ export async function createWhatsapp(ctx: AppContext, channels: ChannelManager, 
           ...(input.sendIntervalMs !== undefined && { sendIntervalMs: input.sendIntervalMs }),
           ...(input.sendJitterMs !== undefined && { sendJitterMs: input.sendJitterMs }),
           ...(input.sendBurst !== undefined && { sendBurst: input.sendBurst }),
+          ...(input.selfService !== undefined && { selfService: input.selfService }),
         })
         .returning();
       await setQueues(tx, row.id, queueIds);
@@ -205,6 +248,7 @@ export async function updateWhatsapp(ctx: AppContext, channels: ChannelManager, 
           ...(input.sendIntervalMs !== undefined && { sendIntervalMs: input.sendIntervalMs }),
           ...(input.sendJitterMs !== undefined && { sendJitterMs: input.sendJitterMs }),
           ...(input.sendBurst !== undefined && { sendBurst: input.sendBurst }),
+          ...(input.selfService !== undefined && { selfService: input.selfService }),
           updatedAt: new Date(),
         })
         .where(eq(whatsapps.id, id));
@@ -341,17 +385,17 @@ export async function getTypebot(db: DbOrTx, id: number) {
   return w.typebot;
 }
 
-export async function updateTypebot(
-  ctx: AppContext,
-  id: number,
-  input: { enabled: boolean; baseUrl: string; slug: string; apiKey?: string },
-) {
+export async function updateTypebot(ctx: AppContext, id: number, input: TypebotSettingsBody) {
   const [row] = await ctx.db
     .update(whatsapps)
     .set({
       typebotEnabled: input.enabled,
-      typebotBaseUrl: input.baseUrl,
-      typebotSlug: input.slug,
+      typebotBaseUrl: input.baseUrl ?? "",
+      typebotSlug: input.slug ?? "",
+      ...(input.expiryMinutes !== undefined && { typebotExpiryMinutes: input.expiryMinutes }),
+      ...(input.endKeyword !== undefined && { typebotEndKeyword: input.endKeyword }),
+      ...(input.unknownMessage !== undefined && { typebotUnknownMessage: input.unknownMessage }),
+      ...(input.delayMs !== undefined && { typebotDelayMs: input.delayMs }),
       // blank keeps the existing key
       ...(input.apiKey ? { typebotApiKey: input.apiKey } : {}),
       updatedAt: new Date(),

@@ -668,7 +668,7 @@ export async function runSend(deps: DisparoDeps, whatsappId: number, jobId: numb
 type ContactRow = typeof contacts.$inferSelect;
 
 /** The contact of a number, created (named by its number) when unknown. */
-async function contactFor(tx: DbOrTx, number: string): Promise<{ contact: ContactRow; created?: ContactRow }> {
+export async function contactFor(tx: DbOrTx, number: string): Promise<{ contact: ContactRow; created?: ContactRow }> {
   const [inserted] = await tx.insert(contacts).values({ name: number, number }).onConflictDoNothing().returning();
   if (inserted) return { contact: inserted, created: inserted };
   const { rows } = await tx.execute<{ id: number }>(sql`select id from contacts where number = ${number}`);
@@ -685,7 +685,7 @@ async function contactFor(tx: DbOrTx, number: string): Promise<{ contact: Contac
  * agent sees it in the conversation, nothing changes status), else its latest ticket there, else a
  * new CLOSED ticket. A disparo never opens a waiting ticket; the customer's answer does, as usual.
  */
-async function historyTicket(tx: DbOrTx, contactId: number, whatsappId: number): Promise<{ id: number }> {
+export async function historyTicket(tx: DbOrTx, contactId: number, whatsappId: number): Promise<{ id: number }> {
   const { rows } = await tx.execute<{ id: number }>(sql`
     select id from tickets where contact_id = ${contactId} and whatsapp_id = ${whatsappId}
     order by (status in ('open', 'pending')) desc, updated_at desc nulls last, id desc limit 1`);

@@ -11,7 +11,7 @@ import { iso } from "../../lib/sql.js";
 import { applyStatus, type ConnectionInfo, connectionInfo } from "../connections/service.js";
 import { contactOf } from "../contacts/service.js";
 import { createProfilePictures } from "../contacts/whatsapp.js";
-import type { ConvDeps, Queued } from "../outbox/deps.js";
+import type { ConvDeps } from "../outbox/deps.js";
 import { enqueueMessage } from "../outbox/enqueue.js";
 import { getSettingValues } from "../settings/service.js";
 import { liveTicketOf, loadTicket, ticketFromRow, type TicketRow, type TicketSqlRow } from "../tickets/queries.js";
@@ -25,9 +25,10 @@ import { refreshPreview } from "./preview.js";
  * The one inbound pipeline: every channel's events come here. A message is stored once per
  * (connection, channel id) — redelivery is a no-op — then: contact by number or LID, the live
  * ticket of the contact on that connection (or a closed one reopened within timeCreateNewTicket,
- * or a new pending one), the message, the ticket's last message and unread count, the queue
- * step and its automatic replies (queued in the outbox), the ticket's history, and the journal row
- * marked done — all in one transaction; events follow the commit.
+ * or a new pending one), the message, the ticket's last message and unread count, the ticket's
+ * history, and the journal row * marked done — all in one transaction; events follow the commit. The bots (opt-out words,
+ * chat entries, Typebot, the queue menu) run after the commit (`afterMessage`): a slow or failing
+ * bot never loses or delays the stored message.
  */
 
 const CACHE_MS = 10_000;
@@ -37,7 +38,7 @@ class Duplicate extends Error {}
 
 type ContactLite = Ticket["contact"];
 type StoredRow = TicketSqlRow & { m_id: number | string; m_created: Date | string; m_updated: Date | string };
-type LiveTicket = Pick<TicketRow, "id" | "status" | "queueId" | "userId" | "awaitingQueueChoice">;
+type LiveTicket = Pick<TicketRow, "id" | "status" | "queueId" | "userId">;
 type FoundRow = {
   id: number;
   name: string;
@@ -50,7 +51,6 @@ type FoundRow = {
   t_status: string | null;
   t_queue_id: number | null;
   t_user_id: number | null;
-  t_awaiting: boolean | null;
 };
 
 interface Stored {
@@ -63,13 +63,23 @@ interface Stored {
   /** this message opened a new ticket */
   created: boolean;
   newContacts: ContactRow[];
-  /** automatic replies queued in the outbox */
-  queued: Queued[];
 }
+
+/** What runs once a message is stored and published: the bots (modules/bots). Its failures are logged, never undo the message. */
+export type AfterMessage = (message: Message, ticket: Ticket) => Promise<void>;
+
+/**
+ * The safety net of the bot steps: a job stored with each customer message, due a minute later,
+ * removed once the steps ran after the commit. A crash in between leaves it: the job runner runs
+ * the steps then (modules/bots: `runMissedSteps`).
+ */
+export const BOTS_INBOUND_JOB = "bots.inbound";
+const BOTS_SAFETY_DELAY_S = 60;
 
 export function createInboundPipeline(
   conv: ConvDeps,
   journal: Journal,
+  afterMessage?: AfterMessage,
 ): ChannelEventHandler & { receive: (whatsappId: number, msg: InboundMessage, journalId?: number) => Promise<void> } {
   const { ctx } = conv;
   const db = ctx.db;
@@ -77,14 +87,7 @@ export function createInboundPipeline(
 
   // what every message reads, cached briefly and dropped when an admin changes it
   const connCache = new Map<number, { at: number; info: ConnectionInfo | undefined }>();
-  const SETTINGS = [
-    "CheckMsgIsGroup",
-    "timeCreateNewTicket",
-    "msgInvalidOption",
-    "msgMediaUnavailable",
-    "msgVoiceCall",
-    "msgVideoCall",
-  ] as const;
+  const SETTINGS = ["CheckMsgIsGroup", "timeCreateNewTicket", "msgMediaUnavailable", "msgVoiceCall", "msgVideoCall"] as const;
   let settingsCache: { at: number; values: Record<(typeof SETTINGS)[number], string> } | undefined;
   const dropConnections = () => connCache.clear();
   ctx.events.on("whatsapp.saved", dropConnections);
@@ -138,9 +141,7 @@ export function createInboundPipeline(
     let result: Stored | undefined;
     for (let attempt = 0; !result; attempt++) {
       try {
-        result = await db.transaction((tx) =>
-          store(tx, conn, msg, body, stored, reopenSeconds, journalId, { invalidOption: s.msgInvalidOption }),
-        );
+        result = await db.transaction((tx) => store(tx, conn, msg, body, stored, reopenSeconds, journalId));
       } catch (err) {
         // a concurrent delivery stored it first
         if (err instanceof Duplicate || isUniqueViolation(err, "messages_wid_key")) {
@@ -160,7 +161,17 @@ export function createInboundPipeline(
     if (r.ticketChanged) ctx.events.publish("ticket.updated", { ticket, previous: r.previous, ...(r.created && { created: true }) });
     if (message) ctx.events.publish("message.created", { message, ticket });
     if (!msg.fromMe) pictures.refresh(whatsappId, ticket.contact);
-    await conv.outbox.committed(r.queued);
+    if (afterMessage && message && !msg.fromMe) {
+      // the chat's next event waits for its bots: answers keep the order of the customer's messages
+      const ran = await afterMessage(message, ticket).then(
+        () => true,
+        (err) => {
+          ctx.log.error({ err, ticketId: ticket.id }, "bot steps failed; the job runner tries them again");
+          return false;
+        },
+      );
+      if (ran) await db.execute(sql`delete from jobs where singleton_key = ${`bots:msg:${message.id}`} and state = 'queued'`);
+    }
   }
 
   async function store(
@@ -171,7 +182,6 @@ export function createInboundPipeline(
     stored: StoredMedia | undefined,
     reopenSeconds: number,
     journalId: number | undefined,
-    texts: { invalidOption: string },
   ): Promise<Stored> {
     const newContacts: ContactRow[] = [];
     const chatAddr = msg.chat.isGroup
@@ -258,7 +268,7 @@ export function createInboundPipeline(
         ticketChanged = !!created;
         if (created) wasCreated = true;
       }
-      ticket = { id: row.id, status: row.status, queueId: row.queueId, userId: row.userId, awaitingQueueChoice: row.awaitingQueueChoice };
+      ticket = { id: row.id, status: row.status, queueId: row.queueId, userId: row.userId };
     }
 
     let quotedMsgId: number | null = null;
@@ -271,8 +281,19 @@ export function createInboundPipeline(
     }
 
     const mediaType = stored?.mediaType && msg.mediaType !== "sticker" ? stored.mediaType : msg.mediaType;
-    const step = msg.fromMe || msg.chat.isGroup || mediaType === "call_log" ? {} : queueStep(ticket, conn, body, texts.invalidOption);
-    if (step.queueId !== undefined) {
+    // routing, not a bot: a connection with one queue (and no Typebot, no self-service before the menu) puts its new conversations there at once
+    const soleQueue =
+      !msg.fromMe &&
+      !msg.chat.isGroup &&
+      mediaType !== "call_log" &&
+      ticket.queueId === null &&
+      ticket.userId === null &&
+      conn.queues.length === 1 &&
+      !conn.typebot.enabled &&
+      conn.selfService !== "before"
+        ? conn.queues[0].id
+        : undefined;
+    if (soleQueue !== undefined) {
       previous ??= { status: ticket.status, queueId: ticket.queueId, userId: ticket.userId };
       ticketChanged = true;
     }
@@ -289,14 +310,22 @@ export function createInboundPipeline(
                 ${quotedMsgId}, ${msg.fromMe ? "phone" : "customer"})
         on conflict do nothing
         returning id, created_at, updated_at
-      )${doneStep(journalId)}, u as (
+      )${doneStep(journalId)}${
+        afterMessage && !msg.fromMe
+          ? sql`, bj as (
+        insert into jobs (name, payload, run_at, max_attempts, singleton_key)
+        select ${BOTS_INBOUND_JOB}, json_build_object('messageId', m.id, 'ticketId', ${ticket.id}::int)::jsonb,
+               now() + make_interval(secs => ${BOTS_SAFETY_DELAY_S}), 3, 'bots:msg:' || m.id from m
+        on conflict do nothing
+      )`
+          : sql``
+      }, u as (
         update tickets set
           last_message = ${previewOf(body, mediaType, fileName)},
           last_message_id = (select id from m),
           unread_messages = unread_messages + ${msg.fromMe ? 0 : 1},
           updated_at = now()
-          ${step.queueId !== undefined ? sql`, queue_id = ${step.queueId}` : sql``}
-          ${step.awaiting !== undefined ? sql`, awaiting_queue_choice = ${step.awaiting}` : sql``}
+          ${soleQueue !== undefined ? sql`, queue_id = ${soleQueue}` : sql``}
         where id = ${ticket.id} and exists (select 1 from m)
         returning id, status, last_message, unread_messages, is_group, transf, user_id, queue_id, whatsapp_id, created_at, updated_at
       )
@@ -320,27 +349,14 @@ export function createInboundPipeline(
       profilePicUrl: contact.profilePicUrl,
       isGroup: contact.isGroup,
     });
-    if (step.queueId !== undefined && previous) {
+    if (soleQueue !== undefined) {
       await writeHistory(tx, {
         ticketId: ticket.id,
         from: { status: ticket.status, queueId: ticket.queueId, userId: ticket.userId },
-        to: { status: ticketDto.status, queueId: step.queueId, userId: ticketDto.userId },
+        to: { status: ticketDto.status, queueId: soleQueue, userId: ticketDto.userId },
         actor: { kind: "bot" },
         reason: "queue",
       });
-    }
-    // the queue menu and greetings, stored and queued with this message
-    const queued: Queued[] = [];
-    for (const reply of step.replies ?? []) {
-      if (!reply.trim()) continue;
-      const q = await enqueueMessage(tx, {
-        ticket: { id: ticket.id, whatsappId: conn.id, contact: { number: contact.number, lid: contact.lid, isGroup: contact.isGroup } },
-        source: "bot",
-        userId: null,
-        body: reply,
-        content: { kind: "text", body: reply },
-      });
-      queued.push({ id: q.id, whatsappId: q.whatsappId });
     }
     const message: Message = {
       id: Number(r.m_id),
@@ -366,7 +382,7 @@ export function createInboundPipeline(
       createdAt: iso(r.m_created),
       updatedAt: iso(r.m_updated),
     };
-    return { message, quoted: quotedMsgId !== null, ticket: ticketDto, previous, ticketChanged, created: wasCreated, newContacts, queued };
+    return { message, quoted: quotedMsgId !== null, ticket: ticketDto, previous, ticketChanged, created: wasCreated, newContacts };
   }
 
   /**
@@ -388,10 +404,10 @@ export function createInboundPipeline(
     );
     const { rows } = await tx.execute<FoundRow>(sql`
       select c.id, c.name, c.number, c.lid, c.email, c.is_group, c.profile_pic_url, t.id as t_id, t.status as t_status, t.queue_id as t_queue_id,
-             t.user_id as t_user_id, t.awaiting_queue_choice as t_awaiting
+             t.user_id as t_user_id
       from contacts c
       left join lateral (
-        select id, status, queue_id, user_id, awaiting_queue_choice from tickets
+        select id, status, queue_id, user_id from tickets
         where ${whatsappId === undefined ? sql`false` : sql`contact_id = c.id and coalesce(whatsapp_id, 0) = ${whatsappId} and status in ('open','pending')`}
         for update
       ) t on true
@@ -414,7 +430,6 @@ export function createInboundPipeline(
               status: row.t_status as Ticket["status"],
               queueId: row.t_queue_id,
               userId: row.t_user_id,
-              awaitingQueueChoice: !!row.t_awaiting,
             }
           : undefined;
       const patch: Partial<ContactRow> = {};
@@ -549,35 +564,6 @@ export function createInboundPipeline(
     }
   };
   return Object.assign(handle, { receive });
-}
-
-/**
- * The queue step of a customer's message on a ticket that has no queue and no agent yet: one
- * queue is assigned silently; with several, the greeting and a numbered menu are sent and a valid
- * number picks the queue (its greeting follows); anything else repeats the menu.
- */
-export function queueStep(
-  ticket: Pick<TicketRow, "queueId" | "userId" | "awaitingQueueChoice">,
-  conn: Pick<ConnectionInfo, "queues" | "greetingMessage">,
-  body: string,
-  invalidOption = "",
-): { queueId?: number; awaiting?: boolean; replies?: string[] } {
-  if (ticket.queueId !== null || ticket.userId !== null || conn.queues.length === 0) return {};
-  if (conn.queues.length === 1) return { queueId: conn.queues[0].id, awaiting: false };
-  const choice = /^\s*(\d{1,3})\s*$/.exec(body);
-  const n = choice ? Number(choice[1]) : 0;
-  if (ticket.awaitingQueueChoice && n >= 1 && n <= conn.queues.length) {
-    const queue = conn.queues[n - 1];
-    return { queueId: queue.id, awaiting: false, replies: queue.greetingMessage.trim() ? [queue.greetingMessage] : [] };
-  }
-  // a wrong answer to the menu is said so before the menu comes again
-  const wrong = ticket.awaitingQueueChoice && invalidOption.trim() ? [invalidOption] : [];
-  return { awaiting: true, replies: [...wrong, queueMenu(conn)] };
-}
-
-export function queueMenu(conn: Pick<ConnectionInfo, "queues" | "greetingMessage">): string {
-  const options = conn.queues.map((q, i) => `*${i + 1}* - ${q.name}`).join("\n");
-  return `${conn.greetingMessage.trim()}\n\n${options}`;
 }
 
 function liteOf(r: ContactRow): ContactLite {

@@ -34,17 +34,48 @@ export interface Journal extends InboundJournal {
   doneStatement(id: number): SQL;
 }
 
+type JournalRow = typeof inboundEvents.$inferInsert;
+
+/**
+ * Group commit: appends that arrive while a write is in flight go together in the next one, one
+ * multi-row insert and one commit for all of them. A lone event is written at once; a burst pays
+ * one commit per batch instead of one per event. Ids follow the order of arrival (the rows of one
+ * insert take their ids in VALUES order), which is the order a replay reads them back.
+ */
+function groupAppender(db: Db, maxBatch = 500): (row: JournalRow) => Promise<number> {
+  let waiting: { row: JournalRow; resolve: (id: number) => void; reject: (err: unknown) => void }[] = [];
+  let writing = false;
+  async function drain() {
+    writing = true;
+    while (waiting.length) {
+      const batch = waiting.slice(0, maxBatch);
+      waiting = waiting.slice(batch.length);
+      try {
+        const rows = await db
+          .insert(inboundEvents)
+          .values(batch.map((b) => b.row))
+          .returning({ id: inboundEvents.id });
+        const ids = rows.map((r) => r.id).sort((a, b) => a - b);
+        for (const [i, b] of batch.entries()) b.resolve(ids[i]);
+      } catch (err) {
+        for (const b of batch) b.reject(err);
+      }
+    }
+    writing = false;
+  }
+  return (row) =>
+    new Promise<number>((resolve, reject) => {
+      waiting.push({ row, resolve, reject });
+      if (!writing) void drain();
+    });
+}
+
 export function createJournal(db: Db, maxAttempts = JOURNAL_MAX_ATTEMPTS): Journal {
   const doneStatement = (id: number) => sql`update inbound_events set state = 'done', done_at = now() where id = ${id}`;
+  const append = groupAppender(db);
   return {
     doneStatement,
-    async append(whatsappId, chat, event) {
-      const [row] = await db
-        .insert(inboundEvents)
-        .values({ whatsappId, chat, type: event.type, event: serialize(event) })
-        .returning({ id: inboundEvents.id });
-      return row.id;
-    },
+    append: (whatsappId, chat, event) => append({ whatsappId, chat, type: event.type, event: serialize(event) }),
     async pending(whatsappId): Promise<JournaledEvent[]> {
       const rows = await db
         .select({ id: inboundEvents.id, event: inboundEvents.event })

@@ -5,8 +5,8 @@ import { messages, tickets } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
 import type { StoredMedia } from "../../lib/media.js";
 import type { ReceivedFile } from "../../lib/uploads.js";
-import type { ConvDeps, Queued } from "../outbox/deps.js";
-import { addressOf, enqueueMessage, type OutboxContent } from "../outbox/enqueue.js";
+import type { ConvDeps } from "../outbox/deps.js";
+import { addressOf, type Enqueued, enqueueMessage, type OutboxContent } from "../outbox/enqueue.js";
 import { claimKey, saveResult } from "../outbox/idempotency.js";
 import { canSee, loadTicket, ticketFor } from "../tickets/queries.js";
 import { refreshPreview } from "./preview.js";
@@ -114,7 +114,7 @@ export async function sendMessage(
       const claim = await claimKey<{ messageIds: number[] }>(tx, scope, input.idempotencyKey);
       if (!claim.fresh) return { replay: claim.result.messageIds };
     }
-    const queued: Queued[] = [];
+    const queued: Enqueued[] = [];
     if (!stored.length) {
       queued.push(
         await enqueueMessage(tx, {
@@ -162,13 +162,17 @@ export async function sendMessage(
     for (const s of stored) await conv.media.remove(s.media.key);
     return loadMessages(conv, outcome.replay ?? []);
   }
-  // the answer and the appMessage events come from the commit: loaded once, the senders woken
+  // the answer and the appMessage events come from the commit: the messages loaded once, the
+  // ticket as the write left it (read again only if it moved to another queue or owner meanwhile)
+  const last = outcome.queued.at(-1)?.ticketRow;
   const [sent, fresh] = await Promise.all([
     loadMessages(
       conv,
       outcome.queued.map((q) => q.id),
     ),
-    loadTicket(ctx.db, ticketId),
+    last && last.status === ticket.status && last.queueId === ticket.queueId && last.userId === ticket.userId
+      ? Promise.resolve<Ticket>({ ...ticket, lastMessage: last.lastMessage, lastMessageFailed: false, updatedAt: last.updatedAt })
+      : loadTicket(ctx.db, ticketId),
   ]);
   for (const w of new Set(outcome.queued.map((q) => q.whatsappId))) conv.outbox.wake(w);
   for (const message of sent) ctx.events.publish("message.created", { message, ticket: fresh });

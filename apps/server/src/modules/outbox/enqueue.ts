@@ -70,11 +70,20 @@ function mediaTypeOf(msg: OutgoingMessage): Message["mediaType"] | string {
   return c.kind;
 }
 
+/** A stored and queued message, with its ticket's row as the same statement left it. */
+export interface Enqueued {
+  id: number;
+  whatsappId: number;
+  wid: string;
+  /** the ticket after the preview update (status, queue and owner as they were at the write) */
+  ticketRow?: { status: string; queueId: number | null; userId: number | null; lastMessage: string; updatedAt: string };
+}
+
 /**
  * Stores an outgoing message and queues it for its connection's sender, in the caller's
  * transaction; answers the message id. The caller wakes the sender after the commit.
  */
-export async function enqueueMessage(tx: DbOrTx, msg: OutgoingMessage): Promise<{ id: number; whatsappId: number; wid: string }> {
+export async function enqueueMessage(tx: DbOrTx, msg: OutgoingMessage): Promise<Enqueued> {
   const whatsappId = msg.ticket.whatsappId;
   if (whatsappId === null) throw new AppError("ERR_NO_WAPP_FOUND");
   const to = addressOf(msg.ticket.contact);
@@ -93,7 +102,14 @@ export async function enqueueMessage(tx: DbOrTx, msg: OutgoingMessage): Promise<
   const payload: OutboxPayload = { to, content: msg.content, ...(quoted && { quoted }) };
   const automatic = msg.source === "bot";
   // the message, its outbox row and the ticket's preview in one statement
-  const { rows } = await tx.execute<{ id: number | string }>(sql`
+  const { rows } = await tx.execute<{
+    id: number | string;
+    status: string | null;
+    queue_id: number | string | null;
+    user_id: number | string | null;
+    last_message: string | null;
+    updated_at: string | Date | null;
+  }>(sql`
     with m as (
       insert into messages (wid, whatsapp_id, body, from_me, read, ack, media_type, media_key, mimetype, file_name, data_json,
                             ticket_id, user_id, quoted_msg_id, source)
@@ -110,7 +126,19 @@ export async function enqueueMessage(tx: DbOrTx, msg: OutgoingMessage): Promise<
         last_message_id = case when ${automatic} and last_message <> '' then last_message_id else (select id from m) end,
         updated_at = now()
       where id = ${msg.ticket.id}
+      returning status, queue_id, user_id, last_message, updated_at
     )
-    select id from m`);
-  return { id: Number(rows[0].id), whatsappId, wid };
+    select m.id, t.status, t.queue_id, t.user_id, t.last_message, t.updated_at from m left join t on true`);
+  const r = rows[0];
+  const ticketRow =
+    r.status === null || r.status === undefined
+      ? undefined
+      : {
+          status: String(r.status),
+          queueId: r.queue_id === null ? null : Number(r.queue_id),
+          userId: r.user_id === null ? null : Number(r.user_id),
+          lastMessage: String(r.last_message),
+          updatedAt: new Date(r.updated_at as string | Date).toISOString(),
+        };
+  return { id: Number(r.id), whatsappId, wid, ticketRow };
 }

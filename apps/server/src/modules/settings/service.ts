@@ -1,5 +1,10 @@
+import { createHash, randomBytes } from "node:crypto";
 import {
+  BRANDING_UPLOAD_KEYS,
+  type BrandingUploadKey,
   COLOR_SETTING_KEYS,
+  CPF_SETTING_KEYS,
+  isValidCpf,
   READ_ONLY_SETTING_KEYS,
   SECRET_SETTING_KEYS,
   SETTING_CHOICES,
@@ -8,13 +13,15 @@ import {
   type ColorsAnswer,
   type Setting,
   type SettingKey,
+  URL_SETTING_KEYS,
 } from "@balcao/contract";
 import { eq, inArray } from "drizzle-orm";
-import type { AppContext, SessionUser } from "../../context.js";
+import type { AppContext } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
-import { settings, users } from "../../db/schema/index.js";
+import { settings } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
 import { hashPassword, verifyPassword } from "../../lib/password.js";
+import { pixKeyProblem } from "../../lib/pix-brcode.js";
 import { isTimeZone } from "../../lib/zoned-time.js";
 
 export interface PublicSetting extends Setting {
@@ -62,14 +69,45 @@ function validate(key: SettingKey, value: string): string {
   if (COLOR_SETTING_KEYS.includes(key) && !HEX_COLOR.test(value)) throw bad("Must be a colour like #001f3f");
   if (key === "mail_port" && (Number(value) < 1 || Number(value) > 65535)) throw bad("Must be a port between 1 and 65535");
   if (key === "timezone" && !isTimeZone(value)) throw bad("Must be a time zone like America/Sao_Paulo");
+  if (URL_SETTING_KEYS.includes(key) && value !== "" && !isHttpUrl(value)) throw bad("Must be an address like https://example.com");
+  if (CPF_SETTING_KEYS.includes(key) && value !== "") {
+    const digits = value.replace(/[.\-\s]/g, "");
+    if (!/^\d{1,11}$/.test(digits)) throw bad("CPF: digits only, at most 11");
+    if (!isValidCpf(digits)) throw bad("CPF inválido");
+    return digits;
+  }
+  const imageKeys: readonly string[] = [...Object.values(BRANDING_UPLOAD_KEYS), "mail_logo", "mail_fundo_contrato", "mail_marca_agua"];
+  if (imageKeys.includes(key) && value !== "" && !/^\/branding\/[a-f0-9]{32}\.[a-z]{3,4}$/.test(value) && !isHttpUrl(value))
+    throw bad("Must be an uploaded image or an https address");
+  if (key === "settingsPassword" && value !== "" && value.length < 6) throw bad("At least 6 characters");
+  if (key === "pixKey" && pixKeyProblem(value)) throw bad(pixKeyProblem(value) as string);
   return value;
 }
 
-export async function updateSetting(ctx: AppContext, key: string, rawValue: string): Promise<PublicSetting> {
+function isHttpUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === "https:" || u.protocol === "http:") && u.host !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a key exists (unknown keys answer ERR_NO_SETTING_FOUND). */
+export function assertKey(key: string): asserts key is SettingKey {
   if (!isKey(key)) throw new AppError("ERR_NO_SETTING_FOUND");
+}
+
+export async function updateSetting(ctx: AppContext, key: string, rawValue: string): Promise<PublicSetting> {
+  assertKey(key);
   if (READ_ONLY_SETTING_KEYS.includes(key)) throw new AppError("ERR_NO_PERMISSION");
   let value = validate(key, rawValue.trim());
   if (key === "settingsPassword" && value !== "") value = await hashPassword(value);
+  return storeSetting(ctx, key, value);
+}
+
+/** Writes a checked value and tells every open browser (the `settings` event, secrets masked). */
+async function storeSetting(ctx: AppContext, key: SettingKey, value: string): Promise<PublicSetting> {
   await ctx.db
     .insert(settings)
     .values({ key, value })
@@ -80,14 +118,39 @@ export async function updateSetting(ctx: AppContext, key: string, rawValue: stri
 }
 
 /**
- * The settings screen's 'Acesso restrito' check, done here, never in the browser. With no
- * settings password set, the admin's own login password opens it.
+ * The settings screen's 'Acesso restrito' check, done here, never in the browser. Before a
+ * settings password exists there is nothing to check (the screen asks the admin to create one).
  */
-export async function verifySettingsPassword(ctx: AppContext, actor: SessionUser, password: string): Promise<boolean> {
+export async function verifySettingsPassword(ctx: AppContext, password: string): Promise<boolean> {
   const stored = await getSettingValue(ctx.db, "settingsPassword");
-  if (stored) return verifyPassword(password, stored);
-  const [row] = await ctx.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, actor.id));
-  return verifyPassword(password, row?.hash);
+  if (!stored) throw new AppError("ERR_SETTINGS_PASSWORD_NOT_SET");
+  return verifyPassword(password, stored);
+}
+
+/** The SHA-256 of an API token, as kept (the token itself is shown once). */
+export function apiTokenHash(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+/** 'Gerar novo': a new userApiToken, answered once; only its hash is kept, the old one stops working. */
+export async function regenerateApiToken(ctx: AppContext): Promise<{ token: string }> {
+  const token = randomBytes(32).toString("base64url");
+  await storeSetting(ctx, "userApiToken", `sha256:${apiTokenHash(token)}`);
+  return { token };
+}
+
+/** Whether a token is the current userApiToken (for the API that takes it). */
+export async function isUserApiToken(db: DbOrTx, token: string): Promise<boolean> {
+  const stored = await getSettingValue(db, "userApiToken");
+  return stored !== "" && stored === `sha256:${apiTokenHash(token)}`;
+}
+
+/** Points a branding setting (logoLogin, logoDashboard, logoMensagem, favicon) at a stored image; answers the replaced URL. */
+export async function setBrandingImage(ctx: AppContext, upload: BrandingUploadKey, url: string): Promise<{ previous: string }> {
+  const key = BRANDING_UPLOAD_KEYS[upload];
+  const previous = await getSettingValue(ctx.db, key);
+  await storeSetting(ctx, key, url);
+  return { previous };
 }
 
 export async function getColors(db: DbOrTx): Promise<ColorsAnswer> {
@@ -98,6 +161,7 @@ export async function getColors(db: DbOrTx): Promise<ColorsAnswer> {
     "secondaryColor",
     "darkMode",
     "logoLogin",
+    "logoDashboard",
     "favicon",
     "userCreation",
   ]);

@@ -103,12 +103,15 @@ async function applyDecision(tx: DbOrTx, row: LockedRow, actor: Actor, req: Tran
       queueId: next.queueId,
       transf: next.transf,
       whatsappId: next.whatsappId,
-      ...(next.queueId !== before.queueId && { awaitingQueueChoice: false }),
       ...(closing && { closedAt: new Date(), unreadMessages: 0 }),
       ...(next.status !== "closed" && { closedAt: null }),
       updatedAt: new Date(),
     })
     .where(eq(tickets.id, row.id));
+  // the queue menu no longer waits for a choice once the ticket has another queue
+  if (next.queueId !== before.queueId) {
+    await tx.execute(sql`update bot_sessions set step = null, data = '{}'::jsonb where ticket_id = ${row.id} and step = 'menu'`);
+  }
   if (outcome.history) {
     await writeHistory(tx, {
       ticketId: row.id,

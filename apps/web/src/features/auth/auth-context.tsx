@@ -78,3 +78,5 @@ export function useAuth(): AuthState {
 }
 
 export const isAdmin = (user: User | null) => user?.profile === "admin";
+/** Admins and supervisors (the dashboard). */
+export const isSupervisor = (user: User | null) => user?.profile === "admin" || user?.profile === "superv";

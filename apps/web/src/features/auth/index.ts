@@ -1,5 +1,5 @@
 /** Who is signed in: the session, the sign-in and sign-up screens. */
-export { AuthProvider, isAdmin, useAuth } from "./auth-context";
+export { AuthProvider, isAdmin, isSupervisor, useAuth } from "./auth-context";
 export { LoginPage } from "./LoginPage";
 export { authRoutes } from "./routes";
 export { useLiveSession } from "./use-live-session";

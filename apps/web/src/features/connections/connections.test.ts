@@ -27,7 +27,17 @@ const w = (id: number, extra: Partial<Whatsapp> = {}): Whatsapp => ({
   sendIntervalMs: 1000,
   sendJitterMs: 1500,
   sendBurst: 3,
-  typebot: { enabled: false, baseUrl: "", slug: "", hasApiKey: false },
+  selfService: "off",
+  typebot: {
+    enabled: false,
+    baseUrl: "",
+    slug: "",
+    hasApiKey: false,
+    expiryMinutes: 30,
+    endKeyword: "",
+    unknownMessage: "",
+    delayMs: 1000,
+  },
   createdAt: "",
   updatedAt: "",
   ...extra,
@@ -76,7 +86,7 @@ describe("connections: live cache", () => {
 describe("connections: form rules (spec 001 §5)", () => {
   const base = {
     name: "Loja",
-    typebot: { enabled: false, baseUrl: "", slug: "", apiKey: "" },
+    typebot: { enabled: false, baseUrl: "", slug: "", apiKey: "", expiryMinutes: 30, endKeyword: "", unknownMessage: "", delayMs: 1000 },
   };
   it("the name takes 2 to 50 characters", () => {
     const msg = (name: string) => connectionForm.safeParse({ ...base, name }).error?.issues[0]?.message;

@@ -1,3 +1,2 @@
-/** Routes whose screens come later, embedded finance pages, the not-found page, and their drawer entries. */
-export { comingSoonMenu } from "./menu";
+/** The embedded finance pages and the not-found page. */
 export { placeholderRoutes } from "./routes";

@@ -1,4 +1,4 @@
-import type { Message, MessagesAnswer, QuickAnswersAnswer } from "@balcao/contract";
+import type { AudioEntry, Message, MessagesAnswer, QuickAnswersAnswer } from "@balcao/contract";
 import { type InfiniteData, infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef } from "react";
 import { http } from "../../../api/http";
@@ -160,6 +160,24 @@ export function sendTyping(ticketId: number, typing: boolean) {
 }
 
 /** Quick answers for the `/` lookup. */
+/** The audio entries (/audiobot) an agent can send as voice notes, read when the list is opened. */
+export function useAudioEntriesList(enabled: boolean) {
+  return useQuery({
+    queryKey: ["audiobot"],
+    queryFn: ({ signal }) => http.get<AudioEntry[]>("/audiobot", undefined, signal),
+    enabled,
+    staleTime: 10_000,
+  });
+}
+
+/** An audio entry's file, as a file to send (the server sends audio as a voice note). */
+export async function audioEntryFile(entry: AudioEntry): Promise<File> {
+  const res = await fetch(entry.url, { credentials: "include" });
+  if (!res.ok) throw new Error(`audio ${res.status}`);
+  const blob = await res.blob();
+  return new File([blob], `${entry.titulo}.ogg`, { type: blob.type || "audio/ogg" });
+}
+
 export function useQuickAnswerLookup(term: string | null) {
   return useQuery({
     queryKey: ["chat", "quickAnswers", term],

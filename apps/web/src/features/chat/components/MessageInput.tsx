@@ -12,6 +12,7 @@ import CancelIcon from "@mui/icons-material/Cancel";
 import CheckCircleIcon from "@mui/icons-material/CheckCircle";
 import CloseIcon from "@mui/icons-material/Close";
 import InsertDriveFileIcon from "@mui/icons-material/InsertDriveFile";
+import LibraryMusicIcon from "@mui/icons-material/LibraryMusic";
 import MicIcon from "@mui/icons-material/Mic";
 import MoodIcon from "@mui/icons-material/Mood";
 import SendIcon from "@mui/icons-material/Send";
@@ -32,7 +33,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toastError, toastInfo } from "../../../lib/toast";
 import { useAuth } from "../../auth";
-import { sendTyping, useQuickAnswerLookup, useSendMessage } from "../api/messages";
+import { audioEntryFile, sendTyping, useAudioEntriesList, useQuickAnswerLookup, useSendMessage } from "../api/messages";
 import { type Recording, startRecording } from "../recorder";
 
 export const SIGN_KEY = "signOption";
@@ -67,6 +68,8 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
   const [files, setFiles] = useState<File[]>([]);
   const [sign, setSign] = useState(readSign);
   const [emojiAnchor, setEmojiAnchor] = useState<HTMLElement | null>(null);
+  const [audioAnchor, setAudioAnchor] = useState<HTMLElement | null>(null);
+  const audios = useAudioEntriesList(Boolean(audioAnchor));
   const [recording, setRecording] = useState<Recording | null>(null);
   const [busyAudio, setBusyAudio] = useState(false);
   const inputRef = useRef<HTMLTextAreaElement>(null);
@@ -313,6 +316,11 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
                 <MoodIcon />
               </IconButton>
             </Tooltip>
+            <Tooltip title={t("chat.audios")}>
+              <IconButton aria-label={t("chat.audios")} onClick={(e) => setAudioAnchor(e.currentTarget)}>
+                <LibraryMusicIcon />
+              </IconButton>
+            </Tooltip>
             <Tooltip title={t("chat.attach")}>
               <IconButton aria-label={t("chat.attach")} onClick={() => fileRef.current?.click()}>
                 <AttachFileIcon />
@@ -381,6 +389,44 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
           </>
         )}
       </Box>
+      <Popover
+        open={Boolean(audioAnchor)}
+        anchorEl={audioAnchor}
+        onClose={() => setAudioAnchor(null)}
+        anchorOrigin={{ vertical: "top", horizontal: "left" }}
+        transformOrigin={{ vertical: "bottom", horizontal: "left" }}
+      >
+        <Box sx={{ width: 280, maxWidth: "90vw", maxHeight: 320, overflow: "auto" }} data-testid="audio-entries">
+          {audios.isPending ? (
+            <Box sx={{ p: 2, textAlign: "center" }}>
+              <CircularProgress size={22} />
+            </Box>
+          ) : audios.data?.length ? (
+            <List dense>
+              {audios.data.map((a) => (
+                <ListItemButton
+                  key={a.id}
+                  disabled={send.isPending}
+                  onClick={async () => {
+                    setAudioAnchor(null);
+                    try {
+                      await send.mutateAsync({ body: "", files: [await audioEntryFile(a)] });
+                    } catch (err) {
+                      toastError(err);
+                    }
+                  }}
+                >
+                  <ListItemText primary={a.titulo} />
+                </ListItemButton>
+              ))}
+            </List>
+          ) : (
+            <Typography variant="body2" color="text.secondary" sx={{ p: 2 }}>
+              {t("chat.noAudios")}
+            </Typography>
+          )}
+        </Box>
+      </Popover>
       <Popover
         open={Boolean(emojiAnchor)}
         anchorEl={emojiAnchor}

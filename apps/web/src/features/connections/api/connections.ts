@@ -96,6 +96,10 @@ export interface TypebotInput {
   slug: string;
   /** Sent only when filled: blank keeps the stored key. */
   apiKey?: string;
+  expiryMinutes?: number;
+  endKeyword?: string;
+  unknownMessage?: string;
+  delayMs?: number;
 }
 
 /** POST /whatsapp or PUT /whatsapp/:id; answers the saved connection. */

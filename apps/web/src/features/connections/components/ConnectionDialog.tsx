@@ -36,6 +36,10 @@ export const connectionForm = whatsappBody.omit({ token: true }).extend({
     baseUrl: z.string().trim().max(500, MSG.tooLong),
     slug: z.string().trim().max(200, MSG.tooLong),
     apiKey: z.string().max(500, MSG.tooLong),
+    expiryMinutes: z.coerce.number<string | number>().int().min(0).max(2880),
+    endKeyword: z.string().trim().max(100, MSG.tooLong),
+    unknownMessage: z.string().max(1000, MSG.tooLong),
+    delayMs: z.coerce.number<string | number>().int().min(0).max(10_000),
   }),
 });
 type Values = z.input<typeof connectionForm>;
@@ -66,7 +70,17 @@ const toValues = (w?: Whatsapp | null): Values => ({
   queueIds: w?.queues.map((q) => q.id) ?? [],
   acceptCalls: w?.acceptCalls ?? true,
   callRefuseMessage: w?.callRefuseMessage ?? "",
-  typebot: { enabled: w?.typebot.enabled ?? false, baseUrl: w?.typebot.baseUrl ?? "", slug: w?.typebot.slug ?? "", apiKey: "" },
+  selfService: w?.selfService ?? "off",
+  typebot: {
+    enabled: w?.typebot.enabled ?? false,
+    baseUrl: w?.typebot.baseUrl ?? "",
+    slug: w?.typebot.slug ?? "",
+    apiKey: "",
+    expiryMinutes: w?.typebot.expiryMinutes ?? 30,
+    endKeyword: w?.typebot.endKeyword ?? "",
+    unknownMessage: w?.typebot.unknownMessage ?? "",
+    delayMs: w?.typebot.delayMs ?? 1000,
+  },
 });
 
 /** Bot settings are enabled without the URL or the slug they need (the submit stays disabled). */
@@ -77,8 +91,16 @@ export function typebotIncomplete(b: { enabled: boolean; baseUrl: string; slug: 
 /** Whether the bot settings need a PUT: something differs from what is stored, or a new key was typed. */
 function typebotChanged(b: Output["typebot"], stored?: Whatsapp["typebot"]): boolean {
   if (b.apiKey) return true;
-  const before = stored ?? { enabled: false, baseUrl: "", slug: "" };
-  return b.enabled !== before.enabled || b.baseUrl !== before.baseUrl || b.slug !== before.slug;
+  const before = stored ?? { enabled: false, baseUrl: "", slug: "", expiryMinutes: 30, endKeyword: "", unknownMessage: "", delayMs: 1000 };
+  return (
+    b.enabled !== before.enabled ||
+    b.baseUrl !== before.baseUrl ||
+    b.slug !== before.slug ||
+    b.expiryMinutes !== before.expiryMinutes ||
+    b.endKeyword !== before.endKeyword ||
+    b.unknownMessage !== before.unknownMessage ||
+    b.delayMs !== before.delayMs
+  );
 }
 
 async function copyText(text: string): Promise<void> {
@@ -164,6 +186,10 @@ export function ConnectionDialog({
         baseUrl: typebot.baseUrl,
         slug: typebot.slug,
         apiKey: typebot.apiKey || undefined,
+        expiryMinutes: typebot.expiryMinutes,
+        endKeyword: typebot.endKeyword,
+        unknownMessage: typebot.unknownMessage,
+        delayMs: typebot.delayMs,
       };
       try {
         await saveBot.mutateAsync({ id: saved.id, typebot: input });
@@ -249,6 +275,24 @@ export function ConnectionDialog({
         name="queueIds"
         render={({ field }) => (
           <QueueMultiSelect label={t("connections.form.queues")} value={field.value} onChange={field.onChange} onBlur={field.onBlur} />
+        )}
+      />
+      <Controller
+        control={control}
+        name="selfService"
+        render={({ field }) => (
+          <TextField
+            select
+            label={t("connections.form.selfService")}
+            {...field}
+            value={field.value ?? "off"}
+            helperText={t(`connections.form.selfServiceHelp.${field.value ?? "off"}`)}
+            slotProps={{ select: { SelectDisplayProps: { "data-testid": "self-service" } as object } }}
+          >
+            <MenuItem value="off">{t("connections.form.selfServiceModes.off")}</MenuItem>
+            <MenuItem value="before">{t("connections.form.selfServiceModes.before")}</MenuItem>
+            <MenuItem value="after">{t("connections.form.selfServiceModes.after")}</MenuItem>
+          </TextField>
         )}
       />
       <TextField
@@ -360,6 +404,38 @@ export function ConnectionDialog({
           (current?.typebot.hasApiKey ? t("connections.form.apiKeySet") : t("connections.form.apiKeyUnset"))
         }
         slotProps={{ formHelperText: { "data-testid": "typebot-key-hint" } as object }}
+      />
+      <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr" } }}>
+        <TextField
+          label={t("connections.form.expiryMinutes")}
+          type="number"
+          slotProps={{ htmlInput: { min: 0, max: 2880 } }}
+          {...register("typebot.expiryMinutes")}
+          error={Boolean(errors.typebot?.expiryMinutes)}
+          helperText={errors.typebot?.expiryMinutes?.message ?? t("connections.form.expiryHelp")}
+        />
+        <TextField
+          label={t("connections.form.delayMs")}
+          type="number"
+          slotProps={{ htmlInput: { min: 0, max: 10000, step: 100 } }}
+          {...register("typebot.delayMs")}
+          error={Boolean(errors.typebot?.delayMs)}
+          helperText={errors.typebot?.delayMs?.message ?? t("connections.form.delayHelp")}
+        />
+      </Box>
+      <TextField
+        label={t("connections.form.endKeyword")}
+        {...register("typebot.endKeyword")}
+        error={Boolean(errors.typebot?.endKeyword)}
+        helperText={errors.typebot?.endKeyword?.message ?? t("connections.form.endKeywordHelp")}
+      />
+      <TextField
+        label={t("connections.form.unknownMessage")}
+        multiline
+        minRows={2}
+        {...register("typebot.unknownMessage")}
+        error={Boolean(errors.typebot?.unknownMessage)}
+        helperText={errors.typebot?.unknownMessage?.message ?? t("connections.form.unknownMessageHelp")}
       />
       {incomplete && (
         <Alert severity="info" data-testid="typebot-incomplete">

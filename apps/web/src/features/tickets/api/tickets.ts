@@ -171,20 +171,17 @@ export function useTicketsLive() {
       socket.off("connect", join);
     };
   }, [socket]);
+  // the chat the agent is reading never counts up, whichever event brings its ticket (the chat marks what arrives read)
+  const reading = (t: Ticket): Ticket =>
+    beingRead(t, openTicket.id, document.visibilityState === "visible") ? { ...t, unreadMessages: 0 } : t;
   useSocketEvent("ticket", (p) => {
-    if (p.action === "update") applyTicket(qc, p.ticket, me);
+    if (p.action === "update") applyTicket(qc, reading(p.ticket), me);
     else if (p.action === "delete") removeTicket(qc, p.ticketId);
     else clearUnread(qc, p.ticketId);
   });
   // a new message moves the ticket; an update (a failed send, a resend) may change its preview's mark
   // the chat the agent is reading does not count up: the chat marks what arrives read (POST /messages/:id/read)
-  useSocketEvent("appMessage", (p) =>
-    applyTicket(
-      qc,
-      beingRead(p.ticket, openTicket.id, document.visibilityState === "visible") ? { ...p.ticket, unreadMessages: 0 } : p.ticket,
-      me,
-    ),
-  );
+  useSocketEvent("appMessage", (p) => applyTicket(qc, reading(p.ticket), me));
 }
 
 export function useUpdateTicket() {

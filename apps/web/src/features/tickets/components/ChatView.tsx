@@ -3,6 +3,7 @@ import ArrowBackIcon from "@mui/icons-material/ArrowBack";
 import CheckIcon from "@mui/icons-material/Check";
 import CloseIcon from "@mui/icons-material/Close";
 import EditIcon from "@mui/icons-material/Edit";
+import EventIcon from "@mui/icons-material/Event";
 import PixIcon from "@mui/icons-material/Pix";
 import ReplayIcon from "@mui/icons-material/Replay";
 import SwapHorizIcon from "@mui/icons-material/SwapHoriz";
@@ -28,7 +29,10 @@ import { initials } from "../../../lib/hooks";
 import { formatPhone } from "../../../lib/phone";
 import { toastError, toastSuccess } from "../../../lib/toast";
 import { useAuth } from "../../auth";
+import { BillingPanel } from "../../billing";
 import { ContactDialog } from "../../contacts";
+import { ContractAction } from "../../contracts";
+import { ScheduleDialog } from "../../schedules";
 import { useSettings } from "../../settings";
 import { MessageInput, MessagesList, useChatLive } from "../../chat";
 import { useTicket, useUpdateTicket } from "../api/tickets";
@@ -86,7 +90,19 @@ function Action({
   );
 }
 
-function ContactDrawer({ contactId, open, onClose }: { contactId: number; open: boolean; onClose: () => void }) {
+function ContactDrawer({
+  contactId,
+  ticketId,
+  canAct,
+  open,
+  onClose,
+}: {
+  contactId: number;
+  ticketId: number;
+  canAct: boolean;
+  open: boolean;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
   const q = useQuery({
@@ -152,6 +168,7 @@ function ContactDrawer({ contactId, open, onClose }: { contactId: number; open: 
               ))}
             </Box>
           )}
+          {!c.isGroup && <BillingPanel ticketId={ticketId} canAct={canAct} open={open} />}
         </Box>
       )}
       <ContactDialog
@@ -176,10 +193,12 @@ function ChatHeader({ ticket }: { ticket: Ticket }) {
   const update = useUpdateTicket();
   const [drawer, setDrawer] = useState(false);
   const [transfer, setTransfer] = useState<Ticket | null>(null);
+  const [scheduling, setScheduling] = useState(false);
   const mine = ticket.userId === user?.id;
   const actions = ticket.status === "open" && !ticket.isGroup && mine;
   const pixUrlSetting = get("urlPix");
   const showPix = get("pix") === "enabled" && Boolean(pixUrlSetting) && Boolean(ticket.contact.number);
+  const showContract = get("enableContract") === "enabled";
 
   const setStatus = (status: "open" | "closed") =>
     update.mutate(
@@ -249,6 +268,21 @@ function ChatHeader({ ticket }: { ticket: Ticket }) {
                 }}
               />
             )}
+            {showContract && (
+              <ContractAction
+                ticket={ticket}
+                render={({ icon, onClick }) => (
+                  <Action compact={compact} label={t("chat.contract")} icon={icon} onClick={onClick} testId="action-contract" />
+                )}
+              />
+            )}
+            <Action
+              compact={compact}
+              label={t("chat.schedule")}
+              icon={<EventIcon />}
+              onClick={() => setScheduling(true)}
+              testId="action-schedule"
+            />
             <Action
               compact={compact}
               label={t("chat.transfer")}
@@ -290,8 +324,15 @@ function ChatHeader({ ticket }: { ticket: Ticket }) {
           </Button>
         )}
       </Box>
-      <ContactDrawer contactId={ticket.contactId} open={drawer} onClose={() => setDrawer(false)} />
+      <ContactDrawer
+        contactId={ticket.contactId}
+        ticketId={ticket.id}
+        canAct={ticket.status === "open" && !ticket.isGroup && (mine || user?.profile === "admin" || user?.profile === "superv")}
+        open={drawer}
+        onClose={() => setDrawer(false)}
+      />
       <TransferTicketDialog ticket={transfer} onClose={() => setTransfer(null)} onDone={() => navigate("/tickets")} />
+      {scheduling && <ScheduleDialog ticket={ticket} open={scheduling} onClose={() => setScheduling(false)} />}
     </Box>
   );
 }

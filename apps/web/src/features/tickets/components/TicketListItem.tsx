@@ -26,7 +26,8 @@ interface Props {
 export const TicketListItem = memo(function TicketListItem({ ticket, selected, onOpen, onAccept, accepting }: Props) {
   const { t } = useTranslation();
   const color = ticket.queue?.color ?? QUEUELESS_COLOR;
-  const unread = ticket.unreadMessages;
+  // the chat on screen is being read: a count fetched or heard before its read landed is not shown
+  const unread = selected && document.visibilityState === "visible" ? 0 : ticket.unreadMessages;
   return (
     <ListItemButton
       data-testid="ticket-item"

@@ -1,0 +1,1 @@
+ALTER TABLE "whatsapps" ADD COLUMN "self_service" text DEFAULT 'off' NOT NULL;

@@ -1,0 +1,331 @@
+import type { BillingContract, BillingCustomerAnswer, BillingTestAnswer, Ticket, UnlockResult } from "@balcao/contract";
+import { documentKind, normalizeDocument } from "@balcao/contract";
+import { desc, eq } from "drizzle-orm";
+import type { SessionUser } from "../../context.js";
+import type { DbOrTx } from "../../db/client.js";
+import { billingActions, billingLinks, users } from "../../db/schema/index.js";
+import { AppError } from "../../lib/errors.js";
+import type { StoredMedia } from "../../lib/media.js";
+import type { MediaStore } from "../../lib/media.js";
+import type { ConvDeps, Queued } from "../outbox/deps.js";
+import { enqueueMessage, type OutgoingMessage } from "../outbox/enqueue.js";
+import { canSee, loadTicket, ticketFor } from "../tickets/queries.js";
+import { fill, invoiceReplies, pixSettings, type Reply } from "./compose.js";
+import { BillingError } from "./http.js";
+import { type Billing, type BillingRegistry, type BillingSettings, toAppError } from "./registry.js";
+import { samePhone, selfServiceTexts } from "./self-service.js";
+import { digits } from "./types.js";
+
+/**
+ * The agent's customer panel: the ticket's customer in the billing system (the contract linked to
+ * the ticket, else a CPF/CNPJ the agent typed, else the contact's phone), its open invoices and
+ * connection; sending a 2ª via or a PIX into the conversation (through the outbox); a confirmed
+ * trust unlock, recorded in billing_actions with the system's answer. A billing system that is
+ * down answers ERR_BILLING_UNAVAILABLE at once (circuit breaker) and never touches the inbox.
+ */
+
+export interface BillingDeps {
+  conv: ConvDeps;
+  registry: BillingRegistry;
+}
+
+async function guarded<T>(p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (err) {
+    throw toAppError(err);
+  }
+}
+
+/** Who may act in a ticket's conversation: as for sending a message (open, its owner, or a supervisor/admin). */
+function assertCanWrite(user: SessionUser, ticket: Ticket) {
+  if (!canSee(user, ticket)) throw new AppError("ERR_NO_PERMISSION");
+  if (ticket.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
+  const privileged = user.profile === "admin" || user.profile === "superv";
+  if (!privileged && ticket.userId !== user.id) throw new AppError("ERR_NO_PERMISSION");
+}
+
+/** Links a ticket to the customer's contract (the self-service hand-over, or the agent's lookup). */
+export async function linkTicket(
+  db: DbOrTx,
+  link: { ticketId: number; contactId: number; system: string; document: string; contractId: string },
+): Promise<void> {
+  await db
+    .insert(billingLinks)
+    .values(link)
+    .onConflictDoUpdate({
+      target: billingLinks.ticketId,
+      set: { system: link.system, document: link.document, contractId: link.contractId, createdAt: new Date() },
+    });
+}
+
+/** The ticket's link, else the newest of the same contact (the customer identified before). */
+async function linkOf(db: DbOrTx, ticket: Ticket, system: string) {
+  const [own] = await db.select().from(billingLinks).where(eq(billingLinks.ticketId, ticket.id));
+  if (own && own.system === system) return own;
+  const [prev] = await db
+    .select()
+    .from(billingLinks)
+    .where(eq(billingLinks.contactId, ticket.contactId))
+    .orderBy(desc(billingLinks.createdAt))
+    .limit(1);
+  return prev && prev.system === system ? prev : undefined;
+}
+
+async function contractsOf(
+  db: DbOrTx,
+  billing: Billing,
+  ticket: Ticket,
+  document?: string,
+): Promise<{ via: BillingCustomerAnswer["via"]; contracts: BillingContract[]; linked?: string }> {
+  if (document) {
+    const doc = normalizeDocument(document);
+    if (!documentKind(doc)) throw new AppError("ERR_INVALID_DOCUMENT");
+    const contracts = await billing.findByDocument(doc);
+    return { via: "document", contracts };
+  }
+  const link = await linkOf(db, ticket, billing.name);
+  if (link) return { via: "linked", contracts: await billing.findByDocument(link.document), linked: link.contractId };
+  const phone = digits(ticket.contact.number);
+  if (phone && !ticket.isGroup) {
+    // the system's phone search may be loose: keep only contracts that list this very number
+    const contracts = (await billing.findByPhone(phone)).filter((c) => c.phones.some((p) => samePhone(p, phone)));
+    if (contracts.length) return { via: "phone", contracts };
+  }
+  return { via: "none", contracts: [] };
+}
+
+/** GET /billing/:ticketId/customer */
+export async function customerPanel(
+  deps: BillingDeps,
+  user: SessionUser,
+  q: { ticketId: number; document?: string; contractId?: string },
+): Promise<BillingCustomerAnswer> {
+  const db = deps.conv.ctx.db;
+  const ticket = await ticketFor(db, user, q.ticketId);
+  const billing = await deps.registry.get(db);
+  const found = await guarded(contractsOf(db, billing, ticket, q.document));
+  const contract = found.contracts.find((c) => c.id === (q.contractId ?? found.linked)) ?? found.contracts[0] ?? null;
+  if (contract && found.via === "document") {
+    // the agent identified the customer: the ticket remembers it
+    await linkTicket(db, {
+      ticketId: ticket.id,
+      contactId: ticket.contactId,
+      system: billing.name,
+      document: contract.document,
+      contractId: contract.id,
+    });
+  }
+  const [invoices, connection] = contract
+    ? await Promise.all([guarded(billing.openInvoices(contract)), billing.connection(contract).catch(() => null)])
+    : [[], null];
+  return {
+    system: billing.name,
+    via: found.via,
+    contracts: found.contracts,
+    contract,
+    invoices,
+    connection,
+    actions: await actionsOf(db, ticket.id),
+  };
+}
+
+/** The ticket's record of billing actions, newest first. */
+async function actionsOf(db: DbOrTx, ticketId: number): Promise<BillingCustomerAnswer["actions"]> {
+  const rows = await db
+    .select({
+      action: billingActions.action,
+      contractId: billingActions.contractId,
+      ok: billingActions.ok,
+      message: billingActions.message,
+      protocol: billingActions.protocol,
+      userName: users.name,
+      createdAt: billingActions.createdAt,
+    })
+    .from(billingActions)
+    .leftJoin(users, eq(users.id, billingActions.userId))
+    .where(eq(billingActions.ticketId, ticketId))
+    .orderBy(desc(billingActions.createdAt), desc(billingActions.id))
+    .limit(20);
+  return rows.map((r) => ({ ...r, userName: r.userName ?? null, createdAt: r.createdAt.toISOString() }));
+}
+
+/** A contract of the ticket's customer (linked, or by phone); an agent cannot act on anyone else's from a ticket. */
+async function contractOfTicket(deps: BillingDeps, billing: Billing, ticket: Ticket, contractId: string): Promise<BillingContract> {
+  const db = deps.conv.ctx.db;
+  const found = await guarded(contractsOf(db, billing, ticket));
+  const contract = found.contracts.find((c) => c.id === contractId);
+  if (!contract) throw new AppError("ERR_BILLING_CUSTOMER_NOT_FOUND");
+  return contract;
+}
+
+/** Media of the replies stored first (files), then the messages queued in the caller's transaction. */
+export async function storeReplyMedia(media: MediaStore, replies: Reply[]): Promise<(StoredMedia | null)[]> {
+  const out: (StoredMedia | null)[] = [];
+  for (const r of replies) out.push(r.kind === "image" ? await media.storeUpload(r.png) : null);
+  return out;
+}
+
+export async function enqueueReplies(
+  tx: DbOrTx,
+  ticket: OutgoingMessage["ticket"],
+  replies: Reply[],
+  stored: (StoredMedia | null)[],
+  from: { source: "agent" | "bot"; userId: number | null },
+): Promise<Queued[]> {
+  const queued: Queued[] = [];
+  for (const [i, r] of replies.entries()) {
+    const media = stored[i];
+    if (r.kind === "text") {
+      queued.push(await enqueueMessage(tx, { ticket, ...from, body: r.body, content: { kind: "text", body: r.body } }));
+    } else if (media) {
+      queued.push(
+        await enqueueMessage(tx, {
+          ticket,
+          ...from,
+          body: r.caption,
+          content: { kind: "media", mediaType: "image", mediaKey: media.key, mimetype: media.mimetype, caption: r.caption || undefined },
+          media,
+          fileName: "pix.png",
+        }),
+      );
+    }
+  }
+  return queued;
+}
+
+/** Queues replies in a transaction of their own and wakes the senders after the commit. */
+export async function sendReplies(
+  conv: ConvDeps,
+  ticket: Ticket,
+  replies: Reply[],
+  from: { source: "agent" | "bot"; userId: number | null },
+) {
+  const stored = await storeReplyMedia(conv.media, replies);
+  const queued = await conv.ctx.db.transaction((tx) => enqueueReplies(tx, ticket, replies, stored, from));
+  await conv.outbox.committed(queued);
+  return queued.map((q) => q.id);
+}
+
+/** POST /billing/:ticketId/send-invoice and /send-pix */
+export async function sendInvoice(
+  deps: BillingDeps,
+  user: SessionUser,
+  ticketId: number,
+  body: { contractId: string; invoiceId: string },
+  mode: "invoice" | "pix",
+): Promise<{ messageIds: number[] }> {
+  const { conv } = deps;
+  const ticket = await loadTicket(conv.ctx.db, ticketId);
+  assertCanWrite(user, ticket);
+  const billing = await deps.registry.get(conv.ctx.db);
+  const contract = await contractOfTicket(deps, billing, ticket, body.contractId);
+  const invoices = await guarded(billing.openInvoices(contract));
+  const invoice = invoices.find((i) => i.id === body.invoiceId);
+  if (!invoice) throw new AppError("ERR_NOT_FOUND");
+  const [pix, texts] = await Promise.all([pixSettings(conv.ctx.db), selfServiceTexts(conv.ctx.db)]);
+  const replies = await guarded(
+    invoiceReplies(billing, pix, contract, invoice, texts.selfServiceInvoice, { bill: mode === "invoice", pix: true }),
+  );
+  if (mode === "pix" && !replies.length) throw new AppError("ERR_PIX_NOT_CONFIGURED");
+  return { messageIds: await sendReplies(conv, ticket, replies, { source: "agent", userId: user.id }) };
+}
+
+/** POST /billing/:ticketId/unlock — confirmed by the agent; the answer is recorded and, when granted, told to the customer. */
+export async function unlockFromPanel(
+  deps: BillingDeps,
+  user: SessionUser,
+  ticketId: number,
+  body: { contractId: string },
+): Promise<UnlockResult & { messageIds: number[] }> {
+  const { conv } = deps;
+  const ticket = await loadTicket(conv.ctx.db, ticketId);
+  assertCanWrite(user, ticket);
+  const billing = await deps.registry.get(conv.ctx.db);
+  const contract = await contractOfTicket(deps, billing, ticket, body.contractId);
+  const result = await guarded(
+    billing.unlock(contract, `Desbloqueio de confiança pelo atendente ${user.name} (Balcão, ticket ${ticket.id})`),
+  );
+  const texts = await selfServiceTexts(conv.ctx.db);
+  const replies: Reply[] = result.unlocked
+    ? [{ kind: "text", body: fill(texts.selfServiceUnlockDone, { days: result.days ?? "?", message: result.message }) }]
+    : [];
+  const queued = await conv.ctx.db.transaction(async (tx) => {
+    await recordAction(tx, {
+      ticketId: ticket.id,
+      userId: user.id,
+      system: billing.name,
+      contractId: contract.id,
+      action: "unlock",
+      result,
+    });
+    return enqueueReplies(tx, ticket, replies, [], { source: "agent", userId: user.id });
+  });
+  await conv.outbox.committed(queued);
+  return { ...result, messageIds: queued.map((q) => q.id) };
+}
+
+/** The record of something done in the billing system (the self-service bot records its unlocks with this too). */
+export async function recordAction(
+  tx: DbOrTx,
+  a: {
+    ticketId: number | null;
+    userId: number | null;
+    system: string;
+    contractId: string;
+    action: "unlock" | "ticket";
+    result: UnlockResult;
+  },
+) {
+  await tx.insert(billingActions).values({
+    ticketId: a.ticketId,
+    userId: a.userId,
+    system: a.system,
+    contractId: a.contractId,
+    action: a.action,
+    ok: a.result.unlocked,
+    message: a.result.message,
+    protocol: a.result.protocol,
+  });
+}
+
+/** POST /billing/test — the settings' 'Testar conexão': the saved settings, or the ones being edited (a blank token keeps the saved one). */
+export async function testConnection(
+  deps: BillingDeps,
+  override: Partial<Omit<BillingSettings, "unlockDays">>,
+): Promise<BillingTestAnswer> {
+  const saved = await deps.registry.settings(deps.conv.ctx.db);
+  const s: BillingSettings = {
+    ...saved,
+    ...(override.system && { system: override.system }),
+    ...(override.url && { url: override.url.trim() }),
+    ...(override.app && { app: override.app.trim() }),
+    ...(override.token && { token: override.token }),
+  };
+  try {
+    const billing = deps.registry.build(s, true);
+    return { ok: true, system: s.system, detail: await billing.test() };
+  } catch (err) {
+    if (err instanceof AppError && err.code === "ERR_BILLING_NOT_CONFIGURED")
+      return { ok: false, system: s.system, detail: "Preencha a URL (https://…), o app/Client_Id e o token/Client_Secret." };
+    if (err instanceof BillingError) return { ok: false, system: s.system, detail: explain(err) };
+    throw err;
+  }
+}
+
+function explain(err: BillingError): string {
+  switch (err.kind) {
+    case "auth":
+      return "Credenciais recusadas: confira o app/Client_Id e o token/Client_Secret (o app diferencia maiúsculas).";
+    case "timeout":
+      return "O sistema não respondeu a tempo. Ele está acessível a partir deste servidor (VPN, porta, IP privado)?";
+    case "unreachable":
+      return `Não foi possível conectar (${err.message}). Confira a URL e se o servidor alcança o sistema; o MK-AUTH exige HTTPS com certificado válido.`;
+    case "circuit_open":
+      return "O sistema falhou várias vezes seguidas; novas tentativas em alguns segundos.";
+    case "bad_answer":
+      return `Resposta inesperada (${err.message}). A URL aponta para o sistema certo?`;
+    default:
+      return err.message;
+  }
+}

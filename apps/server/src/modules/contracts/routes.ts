@@ -1,0 +1,175 @@
+import {
+  contractCreateBody,
+  contractItemSchema,
+  contractsAnswer,
+  contractsQuery,
+  contractTemplateBody,
+  contractTemplateSchema,
+  idParam,
+  signingAcceptBody,
+  signingAnswer,
+  signingCpfBody,
+} from "@balcao/contract";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { FastifyRequest } from "fastify";
+import { z } from "zod";
+import type { Guards } from "../../http/guards.js";
+import { sessionUser } from "../../http/guards.js";
+import { inlinePageCsp } from "../../http/security.js";
+import { AppError } from "../../lib/errors.js";
+import { getSettingValue } from "../settings/service.js";
+import * as service from "./service.js";
+import { signingMessagePage, signingPage, SIGNING_SCRIPT_PAGE } from "./signing-page.js";
+
+const tokenParam = z.object({ token: z.string().max(200) });
+const fileQuery = z.object({ original: z.enum(["0", "1"]).optional(), download: z.enum(["0", "1"]).optional() });
+
+/** The PDF of a contract: our own generated file, shown inline (framed only by our pages). */
+const PDF_HEADERS = {
+  "content-type": "application/pdf",
+  "x-content-type-options": "nosniff",
+  "content-security-policy": "default-src 'none'; frame-ancestors 'self'",
+  "x-frame-options": "SAMEORIGIN",
+  "cache-control": "private, no-store",
+};
+
+/**
+ * Contracts (document 001 §7 and issue 20): the lists and files for signed-in users, templates
+ * (admins write), sending from a ticket; and the public signing page under /assinar/{token}, where
+ * the link's token is the only credential.
+ */
+export function contractRoutes(deps: service.ContractDeps, guard: Guards): FastifyPluginAsyncZod {
+  const { ctx } = deps.conv;
+  const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: String(req.headers["user-agent"] ?? "").slice(0, 500) });
+  return async (app) => {
+    const tags = ["contratos"];
+    app.get(
+      "/api/contratos",
+      { preHandler: guard.user, schema: { tags, querystring: contractsQuery, response: { 200: contractsAnswer } } },
+      (req) => service.listContracts(ctx, sessionUser(req), req.query),
+    );
+    app.post(
+      "/api/contratos",
+      { preHandler: guard.user, schema: { tags, body: contractCreateBody, response: { 200: contractItemSchema } } },
+      async (req) => {
+        const configured = (await getSettingValue(ctx.db, "urlContrato")).trim();
+        const linkBase = /^https?:\/\/[^\s/]+/i.test(configured) ? configured : `${req.protocol}://${req.host}`;
+        return service.createContract(deps, sessionUser(req), req.body, linkBase);
+      },
+    );
+    app.get(
+      "/api/contratos/modelos",
+      { preHandler: guard.user, schema: { tags, response: { 200: z.array(contractTemplateSchema) } } },
+      () => service.listTemplates(ctx.db),
+    );
+    app.post(
+      "/api/contratos/modelos",
+      { preHandler: guard.admin, schema: { tags, body: contractTemplateBody, response: { 200: contractTemplateSchema } } },
+      (req) => service.createTemplate(ctx, req.body),
+    );
+    app.put(
+      "/api/contratos/modelos/:id",
+      { preHandler: guard.admin, schema: { tags, params: idParam, body: contractTemplateBody, response: { 200: contractTemplateSchema } } },
+      (req) => service.updateTemplate(ctx, Number(req.params.id), req.body),
+    );
+    app.delete("/api/contratos/modelos/:id", { preHandler: guard.admin, schema: { tags, params: idParam } }, async (req) => {
+      await service.deleteTemplate(ctx, Number(req.params.id));
+      return { ok: true };
+    });
+    // the file's path first: the OpenAPI document (and the permissions table) lists it before the contract's own
+    app.get(
+      "/api/contratos/:id/arquivo",
+      {
+        preHandler: guard.user,
+        schema: {
+          tags,
+          params: idParam,
+          querystring: fileQuery,
+          description: "The PDF: the signed one once signed (original=1: the one sent).",
+        },
+      },
+      async (req, reply) => {
+        const f = await service.contractFile(deps, sessionUser(req), Number(req.params.id), req.query.original === "1");
+        return reply
+          .headers(PDF_HEADERS)
+          .header("content-disposition", `${req.query.download === "1" ? "attachment" : "inline"}; filename="${f.name}"`)
+          .send(f.data);
+      },
+    );
+    app.get(
+      "/api/contratos/:id",
+      { preHandler: guard.user, schema: { tags, params: idParam, response: { 200: contractItemSchema } } },
+      (req) => service.getContract(ctx, sessionUser(req), Number(req.params.id)),
+    );
+    app.delete("/api/contratos/:id", { preHandler: guard.user, schema: { tags, params: idParam } }, async (req) => {
+      await service.deleteContract(deps, sessionUser(req), Number(req.params.id));
+      return { ok: true };
+    });
+
+    // ------------------------------------------------------------ public signing (the token is the credential)
+    const stags = ["assinatura"];
+    const html = (reply: import("fastify").FastifyReply, status: number, page: string) =>
+      reply
+        .status(status)
+        .header("content-type", "text/html; charset=utf-8")
+        .header("cache-control", "no-store")
+        .header("referrer-policy", "no-referrer")
+        .header("content-security-policy", inlinePageCsp(SIGNING_SCRIPT_PAGE, ["frame-src 'self' blob:"]))
+        .send(page);
+    app.get(
+      "/assinar/:token",
+      { schema: { tags: stags, params: tokenParam, description: "The signing page (HTML)." } },
+      async (req, reply) => {
+        try {
+          const doc = await service.openSigning(deps, req.params.token, meta(req));
+          return html(reply, 200, signingPage({ ...doc, token: req.params.token }));
+        } catch (err) {
+          if (err instanceof AppError && err.code === "ERR_SIGNING_LOCKED")
+            return html(
+              reply,
+              423,
+              signingMessagePage(
+                "Link bloqueado",
+                "Este link foi bloqueado após 5 tentativas de CPF incorretas. Peça um novo link ao atendimento.",
+              ),
+            );
+          if (err instanceof AppError && err.code === "ERR_SIGNING_LINK_INVALID")
+            return html(
+              reply,
+              410,
+              signingMessagePage(
+                "Link indisponível",
+                "Este link de assinatura expirou, já foi usado ou não existe. Peça um novo link ao atendimento.",
+              ),
+            );
+          throw err;
+        }
+      },
+    );
+    app.get(
+      "/assinar/:token/documento.pdf",
+      { schema: { tags: stags, params: tokenParam, description: "The document to sign, while the link is valid." } },
+      async (req, reply) => {
+        const data = await service.signingDocument(deps, req.params.token);
+        return reply
+          .headers(PDF_HEADERS)
+          .header("content-disposition", 'inline; filename="contrato.pdf"')
+          .header("referrer-policy", "no-referrer")
+          .send(data);
+      },
+    );
+    app.post(
+      "/assinar/:token/cpf",
+      { schema: { tags: stags, params: tokenParam, body: signingCpfBody, response: { 200: signingAnswer } } },
+      async (req) => ({ ok: true, restantes: await service.checkCpf(deps, req.params.token, req.body.cpf5, meta(req)) }),
+    );
+    app.post(
+      "/assinar/:token/aceite",
+      { schema: { tags: stags, params: tokenParam, body: signingAcceptBody, response: { 200: signingAnswer } } },
+      async (req) => {
+        const r = await service.acceptSigning(deps, req.params.token, req.body, meta(req));
+        return { ok: true, assinadoSha256: r.signedSha256 };
+      },
+    );
+  };
+}

@@ -1,0 +1,664 @@
+import { createHash, randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { readFile, unlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  type ContractCreateBody,
+  type ContractItem,
+  type ContractTemplate,
+  type ContractTemplateBody,
+  type ContractsQuery,
+  contractCreateBody,
+  contractsQuery,
+  cpfDigits,
+  DEFAULT_CONTRACT_TEMPLATE,
+  fillTemplate,
+  formatCpf,
+  SIGNING_CPF_TRIES,
+  SIGNING_LINK_DAYS,
+} from "@balcao/contract";
+import { and, asc, count, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import type { AppContext, SessionUser } from "../../context.js";
+import type { DbOrTx } from "../../db/client.js";
+import { contractEvidence, contracts, contractTemplates, contractTokens, tickets } from "../../db/schema/index.js";
+import { AppError } from "../../lib/errors.js";
+import { erpAddress, MAIL_SETTING_KEYS, mailConfigured, sendMail } from "../../lib/mail.js";
+import { MEDIA_KEY } from "../../lib/media.js";
+import type { Clock } from "../../lib/pace.js";
+import { addLocalDays, parseLocalDateTime } from "../../lib/zoned-time.js";
+import { enqueueJob } from "../../jobs/runner.js";
+import { enqueueMessage } from "../outbox/enqueue.js";
+import type { ConvDeps, Queued } from "../outbox/deps.js";
+import { getSettingValue, getSettingValues, timeZoneOf } from "../settings/service.js";
+import { canSee, loadTicket, visibleTo } from "../tickets/queries.js";
+import { appendEvidencePage, buildContractPdf, type PdfImages } from "./pdf.js";
+
+/**
+ * Contracts (issue 20): templates, sending a contract from a ticket (the PDF is generated on the
+ * job runner, then the customer gets the signing link through the outbox), the public signing
+ * (CPF check, acceptance, evidence page, signed PDF), the confirmation and the e-mail.
+ */
+
+export const GENERATE_JOB = "contracts.generate";
+export const MAIL_JOB = "contracts.mail";
+
+export interface ContractDeps {
+  conv: ConvDeps;
+  clock: Clock;
+  /** the job runner looks for due jobs now (something was queued) */
+  wakeRunner: () => void;
+  files: ContractFiles;
+  /** the e-mail images (logo, background, watermark) uploaded on the settings screen */
+  branding: { read(name: string): Promise<Buffer | undefined> };
+}
+
+/** Contract PDFs under DATA_DIR/contracts, named by 128 random bits; served only through the checked routes. */
+export class ContractFiles {
+  readonly dir: string;
+  constructor(dataDir: string) {
+    this.dir = join(dataDir, "contracts");
+    mkdirSync(this.dir, { recursive: true });
+  }
+  async write(data: Buffer): Promise<string> {
+    const key = `${randomBytes(16).toString("hex")}.pdf`;
+    await writeFile(join(this.dir, key), data, { mode: 0o600 });
+    return key;
+  }
+  async read(key: string): Promise<Buffer | undefined> {
+    if (!MEDIA_KEY.test(key)) return undefined;
+    return readFile(join(this.dir, key)).catch(() => undefined);
+  }
+  async remove(key: string | null | undefined): Promise<void> {
+    if (key && MEDIA_KEY.test(key)) await unlink(join(this.dir, key)).catch(() => undefined);
+  }
+}
+
+export const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
+
+const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
+
+type ContractRow = typeof contracts.$inferSelect;
+
+export function itemOf(r: ContractRow): ContractItem {
+  return {
+    id: r.id,
+    titulo: r.titulo,
+    nome: r.nome,
+    email: r.email,
+    status: r.status,
+    data_envio: iso(r.sentAt),
+    atendente: r.atendente,
+    caminho: r.fileKey ? `/api/contratos/${r.id}/arquivo` : null,
+    ticketId: r.ticketId,
+    cpf: formatCpf(r.cpf),
+    assinado_em: iso(r.signedAt),
+  };
+}
+
+async function requireEnabled(db: DbOrTx) {
+  if ((await getSettingValue(db, "enableContract")) !== "enabled") throw new AppError("ERR_CONTRACTS_DISABLED");
+}
+
+/** Who a contract's events reach: its ticket's routing (null: admins only). */
+async function routingOf(db: DbOrTx, ticketId: number | null) {
+  if (ticketId === null) return null;
+  const [t] = await db.select({ queueId: tickets.queueId, userId: tickets.userId }).from(tickets).where(eq(tickets.id, ticketId));
+  return t ?? null;
+}
+
+async function publish(ctx: AppContext, row: ContractRow) {
+  ctx.events.publish("contract.changed", { contract: itemOf(row), routing: await routingOf(ctx.db, row.ticketId) });
+}
+
+// ---------------------------------------------------------------- templates
+
+function templateOf(r: typeof contractTemplates.$inferSelect): ContractTemplate {
+  return { id: r.id, titulo: r.titulo, corpo: r.corpo, padrao: r.padrao, updatedAt: new Date(r.updatedAt).toISOString() };
+}
+
+/** At start: the default template ships when there is none. */
+export async function ensureDefaultTemplate(db: DbOrTx) {
+  const [{ n }] = await db.select({ n: count() }).from(contractTemplates);
+  if (Number(n) === 0) await db.insert(contractTemplates).values({ ...DEFAULT_CONTRACT_TEMPLATE, padrao: true });
+}
+
+export async function listTemplates(db: DbOrTx): Promise<ContractTemplate[]> {
+  const rows = await db
+    .select()
+    .from(contractTemplates)
+    .orderBy(desc(contractTemplates.padrao), asc(contractTemplates.titulo), asc(contractTemplates.id));
+  return rows.map(templateOf);
+}
+
+export async function getTemplate(db: DbOrTx, id: number): Promise<ContractTemplate> {
+  const [r] = await db.select().from(contractTemplates).where(eq(contractTemplates.id, id));
+  if (!r) throw new AppError("ERR_NO_TEMPLATE_FOUND");
+  return templateOf(r);
+}
+
+export async function createTemplate(ctx: AppContext, body: ContractTemplateBody): Promise<ContractTemplate> {
+  return ctx.db.transaction(async (tx) => {
+    if (body.padrao) await tx.update(contractTemplates).set({ padrao: false }).where(eq(contractTemplates.padrao, true));
+    const [r] = await tx
+      .insert(contractTemplates)
+      .values({ titulo: body.titulo, corpo: body.corpo, padrao: body.padrao ?? false })
+      .returning();
+    return templateOf(r);
+  });
+}
+
+export async function updateTemplate(ctx: AppContext, id: number, body: ContractTemplateBody): Promise<ContractTemplate> {
+  return ctx.db.transaction(async (tx) => {
+    const [cur] = await tx.select().from(contractTemplates).where(eq(contractTemplates.id, id)).for("update");
+    if (!cur) throw new AppError("ERR_NO_TEMPLATE_FOUND");
+    // the default stays a default until another takes its place
+    const padrao = body.padrao === undefined ? cur.padrao : body.padrao || cur.padrao;
+    if (body.padrao && !cur.padrao) await tx.update(contractTemplates).set({ padrao: false }).where(eq(contractTemplates.padrao, true));
+    const [r] = await tx
+      .update(contractTemplates)
+      .set({ titulo: body.titulo, corpo: body.corpo, padrao, version: sql`${contractTemplates.version} + 1`, updatedAt: sql`now()` })
+      .where(eq(contractTemplates.id, id))
+      .returning();
+    return templateOf(r);
+  });
+}
+
+export async function deleteTemplate(ctx: AppContext, id: number): Promise<void> {
+  const [cur] = await ctx.db.select().from(contractTemplates).where(eq(contractTemplates.id, id));
+  if (!cur) throw new AppError("ERR_NO_TEMPLATE_FOUND");
+  if (cur.padrao) throw new AppError("ERR_VALIDATION", 400, { padrao: ["O modelo padrão não pode ser excluído"] });
+  await ctx.db.delete(contractTemplates).where(eq(contractTemplates.id, id));
+}
+
+// ---------------------------------------------------------------- sending
+
+const WITNESS_KEYS = ["contrato_nome1", "contrato_cpf1", "contrato_nome2", "contrato_cpf2"] as const;
+
+function witnessesOf(s: Record<(typeof WITNESS_KEYS)[number], string>) {
+  return [
+    { nome: s.contrato_nome1.trim(), cpf: formatCpf(s.contrato_cpf1.trim()) },
+    { nome: s.contrato_nome2.trim(), cpf: formatCpf(s.contrato_cpf2.trim()) },
+  ].filter((w) => w.nome);
+}
+
+/** The values a template's variables take for a contract. */
+export function variablesFor(
+  c: { nome: string; cpf: string; email: string; telefone: string; campos: Record<string, string> },
+  witnesses: { nome: string; cpf: string }[],
+  date: string,
+): Record<string, string> {
+  // a field left empty prints a blank line to fill by hand, not nothing
+  const blank = "________________";
+  const campos = Object.fromEntries(Object.entries(c.campos).map(([k, v]) => [k, v.trim() || blank]));
+  return {
+    endereco: blank,
+    plano: blank,
+    valor: blank,
+    empresa: blank,
+    ...campos,
+    nome: c.nome,
+    cpf: formatCpf(c.cpf),
+    email: c.email,
+    telefone: c.telefone,
+    data: date,
+    testemunha1_nome: witnesses[0]?.nome ?? "",
+    testemunha1_cpf: witnesses[0]?.cpf ?? "",
+    testemunha2_nome: witnesses[1]?.nome ?? "",
+    testemunha2_cpf: witnesses[1]?.cpf ?? "",
+  };
+}
+
+/**
+ * POST /api/contratos: the ticket's owner (open ticket), a supervisor or an admin who sees it.
+ * Stores the contract 'Nao assinado' and queues its generation (PDF, link, message) in the same
+ * transaction.
+ */
+export async function createContract(
+  deps: ContractDeps,
+  user: SessionUser,
+  input: ContractCreateBody,
+  linkBase: string,
+): Promise<ContractItem> {
+  const { ctx } = deps.conv;
+  const body = contractCreateBody.parse(input);
+  await requireEnabled(ctx.db);
+  const ticket = await loadTicket(ctx.db, body.ticketId);
+  if (!canSee(user, ticket)) throw new AppError("ERR_NO_PERMISSION");
+  if (user.profile === "user" && ticket.userId !== user.id) throw new AppError("ERR_NO_PERMISSION");
+  if (ticket.status !== "open" && user.profile === "user") throw new AppError("ERR_TICKET_NOT_OPEN");
+  if (ticket.isGroup) throw new AppError("ERR_WAPP_INVALID_CONTACT");
+  if (ticket.whatsappId === null) throw new AppError("ERR_NO_WAPP_FOUND");
+  const template = body.modeloId
+    ? await getTemplate(ctx.db, body.modeloId)
+    : ((await listTemplates(ctx.db)).find((t) => t.padrao) ?? (await listTemplates(ctx.db))[0]);
+  if (!template) throw new AppError("ERR_NO_TEMPLATE_FOUND");
+  const [tpl] = await ctx.db
+    .select({ version: contractTemplates.version })
+    .from(contractTemplates)
+    .where(eq(contractTemplates.id, template.id));
+  const settings = await getSettingValues(ctx.db, [...WITNESS_KEYS, "timezone"]);
+  const timeZone = settings.timezone || "America/Sao_Paulo";
+  const now = new Date(deps.clock.now());
+  const date = new Intl.DateTimeFormat("pt-BR", { timeZone, day: "numeric", month: "long", year: "numeric" }).format(now);
+  const telefone = ticket.contact.number ?? ticket.contact.lid ?? "";
+  const campos = Object.fromEntries(Object.entries(body.campos ?? {}).map(([k, v]) => [k.trim(), v.trim()]));
+  const texto = fillTemplate(
+    template.corpo,
+    variablesFor({ nome: body.nome, cpf: body.cpf, email: body.email ?? "", telefone, campos }, witnessesOf(settings), date),
+  );
+  const row = await ctx.db.transaction(async (tx) => {
+    const [r] = await tx
+      .insert(contracts)
+      .values({
+        ticketId: ticket.id,
+        userId: user.id,
+        atendente: user.name,
+        templateId: template.id,
+        templateVersion: tpl?.version ?? 1,
+        titulo: body.titulo?.trim() || template.titulo,
+        texto,
+        nome: body.nome,
+        email: body.email ?? "",
+        cpf: cpfDigits(body.cpf),
+        linkBase,
+        campos: JSON.stringify(campos),
+        telefone,
+      })
+      .returning();
+    await enqueueJob(
+      tx,
+      GENERATE_JOB,
+      { contractId: r.id },
+      {
+        singletonKey: `${GENERATE_JOB}:${r.id}`,
+        maxAttempts: 8,
+        runAt: new Date(deps.clock.now()),
+      },
+    );
+    return r;
+  });
+  deps.wakeRunner();
+  await publish(ctx, row);
+  return itemOf(row);
+}
+
+/** A setting holding a URL of a file in the media store ("/media/<key>" or absolute): its bytes. */
+/** An e-mail image setting's file: an upload of the settings screen (/branding/<name>); outside addresses are not fetched. */
+async function imageOfSetting(deps: ContractDeps, value: string): Promise<Buffer | undefined> {
+  const m = /\/branding\/([a-f0-9]{32}\.[a-z]{2,4})(?:[?#].*)?$/.exec(value.trim());
+  if (!m) return undefined;
+  return deps.branding.read(m[1]);
+}
+
+const DEFAULT_SEND_MESSAGE =
+  "Olá, {nome}! Segue o seu contrato ({titulo}) para assinatura eletrônica: {link}\nO link é pessoal e vale por 7 dias.";
+const DEFAULT_CONFIRMATION = "Contrato assinado com sucesso, {nome}! Obrigado. Uma cópia assinada foi enviada para o seu e-mail.";
+
+/** The message with the link: `{link}` (or `{url}`) where the template says, otherwise at the end. */
+export function sendMessageText(template: string, vars: { nome: string; titulo: string; link: string }): string {
+  const t = template.trim() || DEFAULT_SEND_MESSAGE;
+  const filled = fillTemplate(t, { ...vars, url: vars.link });
+  return /\{(link|url)\}/i.test(t) ? filled : `${filled}\n${vars.link}`;
+}
+
+export function confirmationText(template: string, vars: { nome: string; titulo: string }): string {
+  return fillTemplate(template.trim() || DEFAULT_CONFIRMATION, vars);
+}
+
+export function newSigningToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString("base64url");
+  return { token, hash: sha256(token) };
+}
+
+/**
+ * The generate job: the PDF (logo, background, watermark, witnesses), then in one transaction the
+ * file on the row, a signing link (only its hash stored) and the message with it in the outbox.
+ * A retried run finds the row done and does nothing; a run that crashed after writing its file
+ * leaves that file unreferenced (the next run writes its own).
+ */
+export async function runGenerate(deps: ContractDeps, contractId: number): Promise<void> {
+  const { ctx } = deps.conv;
+  const [c] = await ctx.db.select().from(contracts).where(eq(contracts.id, contractId));
+  if (!c || c.sentMessageId !== null || c.sentAt !== null) return;
+  if (c.ticketId === null) throw new Error("the contract's ticket was deleted");
+  const s = await getSettingValues(ctx.db, [...WITNESS_KEYS, "mail_logo", "mail_fundo_contrato", "mail_marca_agua", "msgEnvioContrato"]);
+  const images: PdfImages = {
+    logo: await imageOfSetting(deps, s.mail_logo),
+    fundo: await imageOfSetting(deps, s.mail_fundo_contrato),
+    marcaAgua: await imageOfSetting(deps, s.mail_marca_agua),
+  };
+  const pdf = await buildContractPdf({
+    id: c.id,
+    titulo: c.titulo,
+    texto: c.texto,
+    nome: c.nome,
+    cpf: formatCpf(c.cpf),
+    witnesses: witnessesOf(s),
+    images,
+    createdAt: new Date(c.createdAt),
+  });
+  const key = await deps.files.write(pdf);
+  const ticket = await loadTicket(ctx.db, c.ticketId);
+  const { token, hash } = newSigningToken();
+  const link = `${c.linkBase.replace(/\/+$/, "")}/assinar/${token}`;
+  const now = new Date(deps.clock.now());
+  let queued: Queued | undefined;
+  const row = await ctx.db.transaction(async (tx) => {
+    const [cur] = await tx.select().from(contracts).where(eq(contracts.id, contractId)).for("update");
+    if (!cur || cur.sentAt !== null) return undefined;
+    await tx
+      .insert(contractTokens)
+      .values({ tokenHash: hash, contractId, expiresAt: new Date(now.getTime() + SIGNING_LINK_DAYS * 86_400_000) });
+    const body = sendMessageText(s.msgEnvioContrato, { nome: cur.nome, titulo: cur.titulo, link });
+    const q = await enqueueMessage(tx, {
+      ticket: { id: ticket.id, whatsappId: ticket.whatsappId, contact: ticket.contact },
+      source: "bot",
+      userId: cur.userId,
+      body,
+      content: { kind: "text", body },
+    });
+    queued = { id: q.id, whatsappId: q.whatsappId };
+    await tx.insert(contractEvidence).values({
+      contractId,
+      event: "sent",
+      at: now,
+      data: JSON.stringify({ fileSha256: sha256(pdf), telefone: cur.telefone, messageId: q.id, agent: cur.atendente }),
+    });
+    const [r] = await tx
+      .update(contracts)
+      .set({ fileKey: key, fileSha256: sha256(pdf), sentMessageId: q.id, sentAt: now, updatedAt: sql`now()` })
+      .where(eq(contracts.id, contractId))
+      .returning();
+    return r;
+  });
+  if (!row) {
+    await deps.files.remove(key);
+    return;
+  }
+  if (queued) await deps.conv.outbox.committed([queued]);
+  await publish(ctx, row);
+}
+
+// ---------------------------------------------------------------- lists, files, delete
+
+export async function listContracts(ctx: AppContext, user: SessionUser, input: ContractsQuery) {
+  const q = contractsQuery.parse(input);
+  const timeZone = await timeZoneOf(ctx.db);
+  const when = sql`coalesce(${contracts.sentAt}, ${contracts.createdAt})`;
+  const conds: (SQL | undefined)[] = [];
+  if (q.ticket) conds.push(eq(contracts.ticketId, q.ticket));
+  if (q.status) conds.push(eq(contracts.status, q.status));
+  if (q.from) {
+    const d = parseLocalDateTime(q.from, timeZone);
+    if (!d) throw new AppError("ERR_VALIDATION", 400, { from: ["Invalid date"] });
+    conds.push(gte(when, d));
+  }
+  if (q.to) {
+    const d = parseLocalDateTime(q.to, timeZone);
+    if (!d) throw new AppError("ERR_VALIDATION", 400, { to: ["Invalid date"] });
+    conds.push(lt(when, addLocalDays(d, 1, timeZone)));
+  }
+  const scope = visibleTo(user);
+  if (scope) conds.push(sql`${contracts.ticketId} is not null`, scope);
+  const where = and(...conds);
+  const base = ctx.db.select({ c: contracts }).from(contracts).leftJoin(tickets, eq(tickets.id, contracts.ticketId));
+  const [rows, [{ n }]] = await Promise.all([
+    base
+      .where(where)
+      .orderBy(desc(contracts.createdAt), desc(contracts.id))
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit),
+    ctx.db.select({ n: count() }).from(contracts).leftJoin(tickets, eq(tickets.id, contracts.ticketId)).where(where),
+  ]);
+  return { items: rows.map((r) => itemOf(r.c)), total: Number(n) };
+}
+
+/** A contract the user may see (admins all; others those of tickets they see). */
+async function contractFor(ctx: AppContext, user: SessionUser, id: number): Promise<ContractRow> {
+  const [c] = await ctx.db.select().from(contracts).where(eq(contracts.id, id));
+  if (!c) throw new AppError("ERR_NO_CONTRACT_FOUND");
+  if (user.profile === "admin") return c;
+  const routing = await routingOf(ctx.db, c.ticketId);
+  if (!routing || !canSee(user, routing)) throw new AppError("ERR_NO_PERMISSION");
+  return c;
+}
+
+export async function getContract(ctx: AppContext, user: SessionUser, id: number): Promise<ContractItem> {
+  return itemOf(await contractFor(ctx, user, id));
+}
+
+/** The file a signed-in user reads: the signed one once signed (or the original when asked). */
+export async function contractFile(deps: ContractDeps, user: SessionUser, id: number, original = false) {
+  const c = await contractFor(deps.conv.ctx, user, id);
+  const key = !original && c.signedKey ? c.signedKey : c.fileKey;
+  const data = key ? await deps.files.read(key) : undefined;
+  if (!data) throw new AppError("ERR_NOT_FOUND");
+  return { data, name: `contrato-${c.id}${key === c.signedKey ? "-assinado" : ""}.pdf` };
+}
+
+/** DELETE /api/contratos/{id}: admins, or a supervisor or agent who sees its ticket; the files go too. */
+export async function deleteContract(deps: ContractDeps, user: SessionUser, id: number): Promise<void> {
+  const { ctx } = deps.conv;
+  const c = await contractFor(ctx, user, id);
+  const routing = await routingOf(ctx.db, c.ticketId);
+  await ctx.db.delete(contracts).where(eq(contracts.id, id));
+  await deps.files.remove(c.fileKey);
+  await deps.files.remove(c.signedKey);
+  ctx.events.publish("contract.deleted", { id, routing });
+}
+
+// ---------------------------------------------------------------- signing (public, by token)
+
+export interface SigningMeta {
+  ip: string;
+  userAgent: string;
+}
+
+/** The link's row and its contract, or ERR_SIGNING_LINK_INVALID (unknown, used, expired) / ERR_SIGNING_LOCKED. */
+async function linkOf(deps: ContractDeps, token: string, db: DbOrTx = deps.conv.ctx.db, lock = false) {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw new AppError("ERR_SIGNING_LINK_INVALID");
+  const q = db
+    .select()
+    .from(contractTokens)
+    .where(eq(contractTokens.tokenHash, sha256(token)));
+  const [t] = lock ? await q.for("update") : await q;
+  if (!t || t.usedAt !== null || t.expiresAt.getTime() <= deps.clock.now()) throw new AppError("ERR_SIGNING_LINK_INVALID");
+  if (t.cpfTries >= SIGNING_CPF_TRIES) throw new AppError("ERR_SIGNING_LOCKED");
+  const [c] = await db.select().from(contracts).where(eq(contracts.id, t.contractId));
+  if (!c?.fileKey || c.status === "Assinado") throw new AppError("ERR_SIGNING_LINK_INVALID");
+  return { t, c };
+}
+
+/** What the signing page shows; the first view is recorded as evidence. */
+export async function openSigning(deps: ContractDeps, token: string, meta: SigningMeta) {
+  const { ctx } = deps.conv;
+  const { t, c } = await linkOf(deps, token);
+  if (!t.firstViewAt) {
+    const now = new Date(deps.clock.now());
+    await ctx.db.transaction(async (tx) => {
+      const { rows } = await tx.execute(
+        sql`update contract_tokens set first_view_at = ${now.toISOString()}::timestamptz where token_hash = ${t.tokenHash} and first_view_at is null returning token_hash`,
+      );
+      if (rows.length)
+        await tx.insert(contractEvidence).values({ contractId: c.id, event: "view", at: now, ip: meta.ip, userAgent: meta.userAgent });
+    });
+  }
+  return { titulo: c.titulo, texto: c.texto, nome: c.nome, fileSha256: c.fileSha256 ?? "", triesLeft: SIGNING_CPF_TRIES - t.cpfTries };
+}
+
+/** The PDF the signing page shows (only while the link is valid). */
+export async function signingDocument(deps: ContractDeps, token: string): Promise<Buffer> {
+  const { c } = await linkOf(deps, token);
+  const data = c.fileKey ? await deps.files.read(c.fileKey) : undefined;
+  if (!data) throw new AppError("ERR_NOT_FOUND");
+  return data;
+}
+
+/**
+ * The first five CPF digits: a wrong answer counts (in its own commit), the fifth locks the link.
+ * Answers the tries left.
+ */
+export async function checkCpf(deps: ContractDeps, token: string, cpf5: string, meta: SigningMeta): Promise<number> {
+  const { ctx } = deps.conv;
+  const { t, c } = await linkOf(deps, token);
+  const now = new Date(deps.clock.now());
+  if (c.cpf.slice(0, 5) === cpf5) return SIGNING_CPF_TRIES - t.cpfTries;
+  const tries = await ctx.db.transaction(async (tx) => {
+    const [u] = await tx
+      .update(contractTokens)
+      .set({ cpfTries: sql`${contractTokens.cpfTries} + 1` })
+      .where(eq(contractTokens.tokenHash, t.tokenHash))
+      .returning({ tries: contractTokens.cpfTries });
+    await tx.insert(contractEvidence).values({ contractId: c.id, event: "cpf_wrong", at: now, ip: meta.ip, userAgent: meta.userAgent });
+    return u.tries;
+  });
+  if (tries >= SIGNING_CPF_TRIES) throw new AppError("ERR_SIGNING_LOCKED");
+  throw new AppError("ERR_SIGNING_CPF_MISMATCH", 400, { cpf5: [`Restam ${SIGNING_CPF_TRIES - tries} tentativa(s)`] });
+}
+
+/** Names compared without case, accents and extra spaces. */
+export function sameName(a: string, b: string): boolean {
+  const n = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
+  return n(a) === n(b);
+}
+
+/**
+ * 'Li e aceito': CPF, name and the document's hash checked; the signed PDF (original + evidence
+ * page) written; then in one transaction the link used, the evidence row, the contract
+ * 'Assinado' with the signed file and its SHA-256, the confirmation in the outbox and the e-mail
+ * job. A second acceptance of the same link finds it used.
+ */
+export async function acceptSigning(
+  deps: ContractDeps,
+  token: string,
+  input: { cpf5: string; nome: string; documentoSha256: string },
+  meta: SigningMeta,
+): Promise<{ signedSha256: string }> {
+  const { ctx } = deps.conv;
+  await checkCpf(deps, token, input.cpf5, meta);
+  const { t, c } = await linkOf(deps, token);
+  if (!sameName(input.nome, c.nome)) throw new AppError("ERR_SIGNING_NAME_MISMATCH");
+  const original = c.fileKey ? await deps.files.read(c.fileKey) : undefined;
+  // the page showed this document, and the stored file is still the one generated
+  if (!original || input.documentoSha256.toLowerCase() !== c.fileSha256 || sha256(original) !== c.fileSha256) {
+    throw new AppError("ERR_SIGNING_DOCUMENT_CHANGED");
+  }
+  const s = await getSettingValues(ctx.db, [...WITNESS_KEYS, "timezone", "msgConfirmacaoAssinatura"]);
+  const signedAt = new Date(deps.clock.now());
+  const signed = await appendEvidencePage(original, {
+    contractId: c.id,
+    titulo: c.titulo,
+    nome: c.nome,
+    cpf: formatCpf(c.cpf),
+    email: c.email,
+    telefone: c.telefone,
+    atendente: c.atendente,
+    originalSha256: c.fileSha256 ?? "",
+    templateVersion: c.templateVersion,
+    sentAt: iso(c.sentAt) ?? "",
+    firstViewAt: iso(t.firstViewAt) ?? "",
+    signedAt,
+    timeZone: s.timezone || "America/Sao_Paulo",
+    ip: meta.ip,
+    userAgent: meta.userAgent,
+    nameTyped: input.nome,
+    witnesses: witnessesOf(s),
+  });
+  const signedSha256 = sha256(signed);
+  const key = await deps.files.write(signed);
+  let queued: Queued | undefined;
+  let row: ContractRow | undefined;
+  try {
+    row = await ctx.db.transaction(async (tx) => {
+      await linkOf(deps, token, tx, true);
+      await tx.update(contractTokens).set({ usedAt: signedAt }).where(eq(contractTokens.tokenHash, t.tokenHash));
+      await tx.insert(contractEvidence).values({
+        contractId: c.id,
+        event: "signed",
+        at: signedAt,
+        ip: meta.ip,
+        userAgent: meta.userAgent,
+        data: JSON.stringify({
+          originalSha256: c.fileSha256,
+          documentoSha256: input.documentoSha256.toLowerCase(),
+          signedSha256,
+          cpfCheck: "5 primeiros dígitos conferidos",
+          nameTyped: input.nome,
+          telefone: c.telefone,
+          templateVersion: c.templateVersion,
+        }),
+      });
+      const [r] = await tx
+        .update(contracts)
+        .set({ status: "Assinado", signedKey: key, signedSha256, signedAt, updatedAt: sql`now()` })
+        .where(eq(contracts.id, c.id))
+        .returning();
+      if (c.ticketId !== null) {
+        const ticket = await loadTicket(tx, c.ticketId).catch(() => undefined);
+        if (ticket && ticket.whatsappId !== null) {
+          const body = confirmationText(s.msgConfirmacaoAssinatura, { nome: c.nome, titulo: c.titulo });
+          const q = await enqueueMessage(tx, {
+            ticket: { id: ticket.id, whatsappId: ticket.whatsappId, contact: ticket.contact },
+            source: "bot",
+            userId: null,
+            body,
+            content: { kind: "text", body },
+          });
+          queued = { id: q.id, whatsappId: q.whatsappId };
+        }
+      }
+      await enqueueJob(
+        tx,
+        MAIL_JOB,
+        { contractId: c.id },
+        {
+          singletonKey: `${MAIL_JOB}:${c.id}`,
+          maxAttempts: 6,
+          runAt: signedAt,
+        },
+      );
+      return r;
+    });
+  } catch (err) {
+    await deps.files.remove(key);
+    throw err;
+  }
+  deps.wakeRunner();
+  if (queued) await deps.conv.outbox.committed([queued]);
+  if (row) await publish(ctx, row);
+  return { signedSha256 };
+}
+
+/** The evidence rows of a contract, oldest first (tests and the admins' audit). */
+export async function evidenceOf(db: DbOrTx, contractId: number) {
+  return db.select().from(contractEvidence).where(eq(contractEvidence.contractId, contractId)).orderBy(asc(contractEvidence.id));
+}
+
+/**
+ * The mail job: the signed PDF to the customer's e-mail and the ERP address (mail_dominio_erp),
+ * through the provider's SMTP server. A contract already mailed is skipped (a retried job sends
+ * once, unless the process died between the server's answer and the commit of `mailed_at`).
+ */
+export async function runMail(deps: ContractDeps, contractId: number): Promise<void> {
+  const { ctx } = deps.conv;
+  const [c] = await ctx.db.select().from(contracts).where(eq(contracts.id, contractId));
+  if (!c || c.mailedAt !== null || !c.signedKey) return;
+  const s = await getSettingValues(ctx.db, [...MAIL_SETTING_KEYS, "mail_dominio_erp"]);
+  const to = [c.email.trim(), erpAddress(s.mail_dominio_erp)].filter((a): a is string => !!a);
+  if (!to.length || !mailConfigured(s)) {
+    ctx.log.info({ contractId }, "signed contract not e-mailed: no address or no SMTP server set");
+    return;
+  }
+  const data = await deps.files.read(c.signedKey);
+  if (!data) throw new Error("the signed file is missing");
+  await sendMail(s, {
+    to,
+    subject: `Contrato assinado: ${c.titulo}`,
+    text: `Olá, ${c.nome}.\n\nSegue em anexo o contrato "${c.titulo}" assinado eletronicamente.\nSHA-256 do arquivo: ${c.signedSha256}\n`,
+    attachments: [{ filename: `contrato-${c.id}-assinado.pdf`, content: data, contentType: "application/pdf" }],
+  });
+  await ctx.db
+    .update(contracts)
+    .set({ mailedAt: new Date(deps.clock.now()) })
+    .where(eq(contracts.id, contractId));
+}

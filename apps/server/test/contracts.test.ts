@@ -1,0 +1,457 @@
+import { createHash } from "node:crypto";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, type PDFRef } from "@cantoo/pdf-lib";
+import { sql } from "drizzle-orm";
+import { SMTPServer } from "smtp-server";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isValidCpf, formatCpf } from "@balcao/contract";
+import * as contracts from "../src/modules/contracts/service.js";
+import {
+  api,
+  PNG,
+  createQueue,
+  customerSays,
+  listen,
+  multipart,
+  pairedSimulator,
+  phoneOf,
+  recorder,
+  type SimConnection,
+  settle,
+  socketFor,
+} from "./conversation-kit.js";
+import { fakeClock } from "./fake-clock.js";
+import { bearer, createTestApp, type TestApp } from "./helpers.js";
+
+/**
+ * Issue 20: a contract sent from a ticket (PDF on the job runner with the customer and the
+ * witnesses, the link through the outbox), the public signing (CPF check and its lock, the
+ * document's hash, the name, single use, expiry), the signed PDF whose SHA-256 is the evidence's,
+ * the confirmation and the e-mail once (a real SMTP server from smtp-server), jobs run again doing
+ * nothing twice, and who sees what.
+ */
+
+const sha = (b: Buffer | string) => createHash("sha256").update(b).digest("hex");
+const CPF = "529.982.247-25";
+const fake = fakeClock();
+let t: TestApp;
+let sim: SimConnection;
+let agent: { id: number; token: string };
+let otherAgent: { id: number; token: string };
+let ticketId: number;
+const NUMBER = "5511987650001";
+const mails: { to: string[]; raw: string }[] = [];
+let smtp: SMTPServer;
+
+async function setSetting(key: string, value: string) {
+  const r = await t.app.inject({ method: "PUT", url: `/settings/${key}`, headers: bearer(t.adminToken), payload: { value } });
+  expect(r.statusCode, r.body).toBe(200);
+}
+
+/** Runs every job due now and sends what the outbox holds. */
+async function drain() {
+  for (let i = 0; i < 50; i++) {
+    const started = await t.jobs.tick();
+    await t.jobs.idle();
+    await settle(t);
+    if (started === 0) break;
+  }
+  await settle(t);
+}
+
+/** The text drawn on a PDF's pages (standard fonts: hex or literal strings, WinAnsi). */
+async function pdfText(data: Buffer): Promise<string> {
+  const doc = await PDFDocument.load(data);
+  let out = "";
+  for (const page of doc.getPages()) {
+    const contents = page.node.Contents();
+    const refs = contents instanceof PDFArray ? contents.asArray() : [contents];
+    for (const ref of refs) {
+      const stream = doc.context.lookup(ref as PDFRef);
+      if (!(stream instanceof PDFRawStream)) continue;
+      const bytes = Buffer.from(decodePDFRawStream(stream).decode()).toString("latin1");
+      for (const m of bytes.matchAll(/<([0-9A-Fa-f]*)>\s*Tj|\(((?:\\.|[^\\)])*)\)\s*Tj/g)) {
+        out += `${m[1] !== undefined ? Buffer.from(m[1], "hex").toString("latin1") : m[2]}\n`;
+      }
+    }
+  }
+  return out;
+}
+
+function linkIn(text: string): string {
+  const m = /\/assinar\/([A-Za-z0-9_-]+)/.exec(text);
+  if (!m) throw new Error(`no link in ${text}`);
+  return m[1];
+}
+
+async function send(extra: Record<string, unknown> = {}, token = agent.token) {
+  return api(t, token, "POST", "/api/contratos", {
+    ticketId,
+    nome: "Maria da Silva Souza",
+    email: "maria@cliente.test",
+    cpf: CPF,
+    campos: { endereco: "Rua das Flores, 10", plano: "Fibra 500", valor: "R$ 99,90" },
+    ...extra,
+  });
+}
+
+/** Sends a contract, generates it, and answers its id and the token of the link the customer got. */
+async function sentContract(): Promise<{ id: number; token: string }> {
+  const before = (await phoneOf(sim, NUMBER)).length;
+  const r = await send();
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  await drain();
+  const mine = (await phoneOf(sim, NUMBER)).slice(before).filter((m) => m.fromMe && /\/assinar\//.test(m.body ?? ""));
+  expect(mine).toHaveLength(1);
+  return { id: r.body.id, token: linkIn(mine[0].body ?? "") };
+}
+
+const docHash = async (token: string) => sha((await t.app.inject({ method: "GET", url: `/assinar/${token}/documento.pdf` })).rawPayload);
+const post = (token: string, path: string, payload: unknown) =>
+  t.app.inject({
+    method: "POST",
+    url: `/assinar/${token}${path}`,
+    payload: payload as object,
+    headers: { "user-agent": "Teste/1.0 (Android)" },
+  });
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    allowInsecureAuth: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onAuth: (auth, _s, cb) =>
+      auth.username === "contratos@provedor.test" && auth.password === "segredo" ? cb(null, { user: 1 }) : cb(new Error("bad auth")),
+    onData(stream, session, cb) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("latin1") });
+        cb();
+      });
+    },
+  });
+  await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", () => r()));
+  const port = (smtp.server.address() as AddressInfo).port;
+
+  t = await createTestApp({}, { clock: fake.clock });
+  const queue = await createQueue(t, "Comercial");
+  const otherQueue = await createQueue(t, "Suporte");
+  sim = await pairedSimulator(t, { queueIds: [queue], isDefault: true });
+  agent = await t.createUser({ name: "Ana Atendente", queueIds: [queue] });
+  otherAgent = await t.createUser({ name: "Bruno", queueIds: [otherQueue] });
+  for (const [k, v] of Object.entries({
+    enableContract: "enabled",
+    contrato_nome1: "Carlos Testemunha",
+    contrato_cpf1: "11144477735",
+    contrato_nome2: "Dora Testemunha",
+    contrato_cpf2: "12345678909",
+    msgEnvioContrato: "Olá {nome}, assine aqui: {link}",
+    msgConfirmacaoAssinatura: "Recebemos a sua assinatura, {nome}!",
+    mail_host: "127.0.0.1",
+    mail_port: String(port),
+    mail_smtp_secure: "none",
+    mail_username: "contratos@provedor.test",
+    mail_password: "segredo",
+    mail_dominio_erp: "erp@provedor.test",
+  })) {
+    await setSetting(k, v);
+  }
+  await customerSays(t, sim, NUMBER, "quero contratar");
+  const tk = await api(t, t.adminToken, "GET", `/tickets?showAll=true&searchParam=${NUMBER}`);
+  ticketId = tk.body.tickets[0].id;
+  expect((await api(t, agent.token, "PUT", `/tickets/${ticketId}`, { status: "open", userId: agent.id })).status).toBe(200);
+});
+afterAll(async () => {
+  await t?.teardown();
+  await new Promise<void>((r) => smtp.close(() => r()));
+});
+
+describe("CPF check digits", () => {
+  it("accepts the reference's worked example and refuses wrong digits and repeated strings", () => {
+    expect(isValidCpf("529.982.247-25")).toBe(true);
+    expect(isValidCpf("52998224725")).toBe(true);
+    expect(isValidCpf("529.982.247-26")).toBe(false);
+    expect(isValidCpf("111.111.111-11")).toBe(false);
+    expect(isValidCpf("5299822472")).toBe(false);
+    expect(formatCpf("52998224725")).toBe("529.982.247-25");
+  });
+});
+
+describe("sending a contract from a ticket", () => {
+  it("refuses an invalid CPF, and everything while contracts are disabled", async () => {
+    const bad = await send({ cpf: "529.982.247-26" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields).toHaveProperty("cpf");
+    await setSetting("enableContract", "disabled");
+    const off = await send();
+    expect(off.status).toBe(403);
+    expect(off.body.error).toBe("ERR_CONTRACTS_DISABLED");
+    await setSetting("enableContract", "enabled");
+  });
+
+  it("only the ticket's owner among agents sends; an agent of another queue cannot", async () => {
+    const r = await send({}, otherAgent.token);
+    expect(r.status).toBe(403);
+  });
+
+  it("generates the PDF on the job runner with the customer's data and the witnesses, then sends the link", async () => {
+    const r = await send();
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ status: "Nao assinado", nome: "Maria da Silva Souza", caminho: null, atendente: "Ana Atendente" });
+    await drain();
+    const list = await api(t, agent.token, "GET", `/api/contratos?ticket=${ticketId}`);
+    const item = list.body.items.find((i: { id: number }) => i.id === r.body.id);
+    expect(item.caminho).toBe(`/api/contratos/${r.body.id}/arquivo`);
+    expect(item.data_envio).not.toBeNull();
+    const file = await t.app.inject({ method: "GET", url: item.caminho, headers: bearer(agent.token) });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers["content-type"]).toBe("application/pdf");
+    const text = await pdfText(file.rawPayload);
+    expect(text).toContain("Maria da Silva Souza");
+    expect(text).toContain("529.982.247-25");
+    expect(text).toContain("Carlos Testemunha");
+    expect(text).toContain("111.444.777-35");
+    expect(text).toContain("Dora Testemunha");
+    expect(text).toContain("Fibra 500");
+    // the customer's phone got the link, through the outbox
+    const sent = (await phoneOf(sim, NUMBER)).filter(
+      (m) => m.fromMe && (m.body ?? "").startsWith("Olá Maria da Silva Souza, assine aqui:"),
+    );
+    expect(sent.length).toBeGreaterThanOrEqual(1);
+    // the token is stored only hashed
+    const token = linkIn(sent.at(-1)?.body ?? "");
+    const { rows } = await t.ctx.db.execute(sql`select count(*)::int as n from contract_tokens where token_hash = ${token}`);
+    expect(Number((rows[0] as { n: number }).n)).toBe(0);
+  });
+
+  it("draws the logo, the background and the watermark from the e-mail settings (images uploaded on the settings screen)", async () => {
+    const form = multipart({}, [{ field: "image", name: "logo.png", type: "image/png", data: PNG }]);
+    const up = await t.app.inject({
+      method: "POST",
+      url: "/email/upload",
+      headers: { ...bearer(t.adminToken), ...form.headers },
+      payload: form.payload,
+    });
+    expect(up.statusCode, up.body).toBe(200);
+    for (const key of ["mail_logo", "mail_fundo_contrato", "mail_marca_agua"]) await setSetting(key, up.json().url);
+    try {
+      const { id } = await sentContract();
+      const file = await t.app.inject({ method: "GET", url: `/api/contratos/${id}/arquivo`, headers: bearer(agent.token) });
+      const doc = await PDFDocument.load(file.rawPayload);
+      const xobjects = doc.getPages()[0].node.Resources()?.lookup(PDFName.of("XObject"), PDFDict);
+      // three images embedded and drawn on the first page
+      expect(xobjects?.keys().length).toBe(3);
+    } finally {
+      for (const key of ["mail_logo", "mail_fundo_contrato", "mail_marca_agua"]) await setSetting(key, "");
+    }
+  });
+
+  it("files are not served without a session, nor to an agent who cannot see the ticket", async () => {
+    const { id } = await sentContract();
+    expect((await t.app.inject({ method: "GET", url: `/api/contratos/${id}/arquivo` })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: "GET", url: `/api/contratos/${id}/arquivo`, headers: bearer(otherAgent.token) })).statusCode).toBe(
+      403,
+    );
+    const theirs = await api(t, otherAgent.token, "GET", "/api/contratos?limit=1000");
+    expect(theirs.body.items.map((i: { id: number }) => i.id)).not.toContain(id);
+    const admins = await api(t, t.adminToken, "GET", "/api/contratos?limit=1000");
+    expect(admins.body.items.map((i: { id: number }) => i.id)).toContain(id);
+  });
+});
+
+describe("signing", () => {
+  it("refuses a wrong CPF, a tampered document, a wrong name; signs once; the signed PDF's SHA-256 is the evidence's; confirmation and e-mail go out once", async () => {
+    const url = await listen(t);
+    const socket = await socketFor(url, agent.token);
+    const heard = recorder<{ action: string; contract?: { id: number; status: string } }>(socket, "contract");
+    try {
+      const { id, token } = await sentContract();
+      const page = await t.app.inject({ method: "GET", url: `/assinar/${token}` });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers["content-security-policy"]).toContain("script-src 'self' 'sha256-");
+      expect(page.body).toContain("Contrato de Prestação");
+      expect(page.body).toContain("Maria da Silva Souza");
+      const hash = await docHash(token);
+
+      const wrong = await post(token, "/cpf", { cpf5: "11111" });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().error).toBe("ERR_SIGNING_CPF_MISMATCH");
+      expect((await post(token, "/cpf", { cpf5: "52998" })).statusCode).toBe(200);
+
+      const accept = { cpf5: "52998", nome: "maria da silva  SOUZA", aceito: true, documentoSha256: hash };
+      const tampered = await post(token, "/aceite", { ...accept, documentoSha256: sha("outro documento") });
+      expect(tampered.statusCode).toBe(409);
+      expect(tampered.json().error).toBe("ERR_SIGNING_DOCUMENT_CHANGED");
+      // the stored file changed under the page: refused too
+      const [row] = (await t.ctx.db.execute(sql`select file_key from contracts where id = ${id}`)).rows as { file_key: string }[];
+      const path = join(t.config.dataDir, "contracts", row.file_key);
+      const original = await readFile(path);
+      await writeFile(path, Buffer.concat([original, Buffer.from("%% alterado\n")]));
+      expect((await post(token, "/aceite", accept)).json().error).toBe("ERR_SIGNING_DOCUMENT_CHANGED");
+      await writeFile(path, original);
+      const wrongName = await post(token, "/aceite", { ...accept, nome: "Outra Pessoa" });
+      expect(wrongName.json().error).toBe("ERR_SIGNING_NAME_MISMATCH");
+
+      const ok = await post(token, "/aceite", accept);
+      expect(ok.statusCode, ok.body).toBe(200);
+      const signedSha = ok.json().assinadoSha256 as string;
+      await heard.waitFor((p) => p.action === "update" && p.contract?.id === id && p.contract.status === "Assinado");
+
+      // reused link: refused, the page says so
+      expect((await post(token, "/aceite", accept)).statusCode).toBe(410);
+      expect((await t.app.inject({ method: "GET", url: `/assinar/${token}` })).statusCode).toBe(410);
+      expect((await t.app.inject({ method: "GET", url: `/assinar/${token}/documento.pdf` })).statusCode).toBe(410);
+
+      // the signed file: its SHA-256 is the one recorded, with the evidence page
+      const file = await t.app.inject({ method: "GET", url: `/api/contratos/${id}/arquivo`, headers: bearer(agent.token) });
+      expect(sha(file.rawPayload)).toBe(signedSha);
+      const ev = await contracts.evidenceOf(t.ctx.db, id);
+      const signedEv = ev.find((e) => e.event === "signed");
+      expect(signedEv).toBeDefined();
+      const data = JSON.parse(signedEv?.data ?? "{}");
+      expect(data.signedSha256).toBe(signedSha);
+      expect(data.originalSha256).toBe(hash);
+      expect(data.telefone).toBe(NUMBER);
+      expect(signedEv?.userAgent).toBe("Teste/1.0 (Android)");
+      expect(signedEv?.ip).not.toBe("");
+      expect(signedEv?.at.getTime()).toBe(fake.at());
+      expect(ev.map((e) => e.event)).toEqual(expect.arrayContaining(["sent", "view", "cpf_wrong", "signed"]));
+      const text = await pdfText(file.rawPayload);
+      expect(text).toContain("REGISTRO DE ASSINATURA");
+      expect(text).toContain("2.200-2/2001");
+      expect(text).toContain(hash);
+      // the original is still there, unchanged
+      const orig = await t.app.inject({ method: "GET", url: `/api/contratos/${id}/arquivo?original=1`, headers: bearer(agent.token) });
+      expect(sha(orig.rawPayload)).toBe(hash);
+
+      await drain();
+      // a retried generate or mail job, and the acceptance's effects, happen once
+      await contracts.runGenerate(t.contracts, id);
+      await t.jobs.enqueue(contracts.MAIL_JOB, { contractId: id }, { runAt: new Date(fake.at()) });
+      await drain();
+      const confirmations = (await phoneOf(sim, NUMBER)).filter(
+        (m) => m.fromMe && m.body === "Recebemos a sua assinatura, Maria da Silva Souza!",
+      );
+      expect(confirmations).toHaveLength(1);
+      const mine = mails.filter((m) => m.raw.includes(`contrato-${id}-assinado.pdf`));
+      expect(mine).toHaveLength(1);
+      expect(mine[0].to.sort()).toEqual(["erp@provedor.test", "maria@cliente.test"]);
+      expect(mine[0].raw.replace(/\r?\n/g, "")).toContain(file.rawPayload.toString("base64"));
+      const links = (await phoneOf(sim, NUMBER)).filter((m) => m.fromMe && m.body?.includes(token));
+      expect(links).toHaveLength(1);
+    } finally {
+      socket.disconnect();
+    }
+  });
+
+  it("two acceptances of one link at once: one signs, the other is refused; one confirmation", async () => {
+    const { id, token } = await sentContract();
+    const hash = await docHash(token);
+    const accept = { cpf5: "52998", nome: "Maria da Silva Souza", aceito: true, documentoSha256: hash };
+    const answers = await Promise.all([post(token, "/aceite", accept), post(token, "/aceite", accept)]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 410]);
+    await drain();
+    const signed = (await contracts.evidenceOf(t.ctx.db, id)).filter((e) => e.event === "signed");
+    expect(signed).toHaveLength(1);
+    const { rows } = await t.ctx.db.execute(
+      sql`select count(*)::int as n from messages where body = 'Recebemos a sua assinatura, Maria da Silva Souza!'`,
+    );
+    // one confirmation per signed contract so far (this one and the first test's)
+    const { rows: signedRows } = await t.ctx.db.execute(sql`select count(*)::int as n from contracts where status = 'Assinado'`);
+    expect(Number((rows[0] as { n: number }).n)).toBe(Number((signedRows[0] as { n: number }).n));
+  });
+
+  it("a generate job run again while the first is running (a retry after a lost lease) sends one link", async () => {
+    const before = (await phoneOf(sim, NUMBER)).length;
+    const r = await send();
+    await Promise.all([contracts.runGenerate(t.contracts, r.body.id), contracts.runGenerate(t.contracts, r.body.id)]);
+    await drain();
+    const links = (await phoneOf(sim, NUMBER)).slice(before).filter((m) => m.fromMe && /\/assinar\//.test(m.body ?? ""));
+    expect(links).toHaveLength(1);
+    const { rows } = await t.ctx.db.execute(sql`select count(*)::int as n from contract_tokens where contract_id = ${r.body.id}`);
+    expect(Number((rows[0] as { n: number }).n)).toBe(1);
+  });
+
+  it("locks the link after 5 wrong CPF tries", async () => {
+    const { token } = await sentContract();
+    const answers: number[] = [];
+    for (let i = 0; i < 5; i++) answers.push((await post(token, "/cpf", { cpf5: "00000" })).statusCode);
+    expect(answers).toEqual([400, 400, 400, 400, 423]);
+    expect((await post(token, "/cpf", { cpf5: "52998" })).statusCode).toBe(423);
+    expect((await t.app.inject({ method: "GET", url: `/assinar/${token}` })).statusCode).toBe(423);
+  });
+
+  it("refuses an expired link (7 days)", async () => {
+    const { token } = await sentContract();
+    const hash = await docHash(token);
+    fake.advance(7 * 86_400_000 + 60_000);
+    expect((await t.app.inject({ method: "GET", url: `/assinar/${token}` })).statusCode).toBe(410);
+    const r = await post(token, "/aceite", { cpf5: "52998", nome: "Maria da Silva Souza", aceito: true, documentoSha256: hash });
+    expect(r.statusCode).toBe(410);
+    expect(r.json().error).toBe("ERR_SIGNING_LINK_INVALID");
+  });
+
+  it("an unknown token is refused", async () => {
+    expect((await t.app.inject({ method: "GET", url: "/assinar/naoexisteessetokenaquinao123" })).statusCode).toBe(410);
+  });
+});
+
+describe("lists and delete", () => {
+  it("filters by status and plain dates in the time zone, pages from 1, deletes one with its files", async () => {
+    const all = await api(t, t.adminToken, "GET", "/api/contratos?limit=1000");
+    expect(all.body.total).toBe(all.body.items.length);
+    const signed = await api(t, t.adminToken, "GET", "/api/contratos?status=Assinado&limit=1000");
+    expect(signed.body.items.length).toBeGreaterThan(0);
+    expect(signed.body.items.every((i: { status: string }) => i.status === "Assinado")).toBe(true);
+    const { rows: counted } = await t.ctx.db.execute(sql`select count(*)::int as n from contracts where status = 'Assinado'`);
+    expect(signed.body.total).toBe(Number((counted[0] as { n: number }).n));
+    const page2 = await api(t, t.adminToken, "GET", "/api/contratos?limit=2&page=2");
+    expect(page2.body.items.map((i: { id: number }) => i.id)).toEqual(all.body.items.slice(2, 4).map((i: { id: number }) => i.id));
+    // plain dates are days in the product's zone: the newest contract's local day finds it, the day before does not
+    const newest = all.body.items[0];
+    const day = (d: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo" }).format(d);
+    const { rows: created } = await t.ctx.db.execute(
+      sql`select coalesce(sent_at, created_at) as at from contracts where id = ${newest.id}`,
+    );
+    const createdDay = day(new Date((created[0] as { at: string }).at));
+    const sameDay = await api(t, t.adminToken, "GET", `/api/contratos?from=${createdDay}&to=${createdDay}&limit=1000`);
+    expect(sameDay.body.items.map((i: { id: number }) => i.id)).toContain(newest.id);
+    const dayBefore = day(new Date(new Date(`${createdDay}T12:00:00Z`).getTime() - 86_400_000));
+    const before = await api(t, t.adminToken, "GET", `/api/contratos?to=${dayBefore}&limit=1000`);
+    expect(before.body.items.map((i: { id: number }) => i.id)).not.toContain(newest.id);
+    const none = await api(t, t.adminToken, "GET", "/api/contratos?from=2020-01-01&to=2020-01-02");
+    expect(none.body).toEqual({ items: [], total: 0 });
+    const id = signed.body.items[0].id;
+    const { rows: files } = await t.ctx.db.execute(sql`select file_key, signed_key from contracts where id = ${id}`);
+    const { file_key, signed_key } = files[0] as { file_key: string; signed_key: string };
+    expect((await api(t, otherAgent.token, "DELETE", `/api/contratos/${id}`)).status).toBe(403);
+    expect((await api(t, t.adminToken, "DELETE", `/api/contratos/${id}`)).status).toBe(200);
+    expect((await api(t, t.adminToken, "GET", `/api/contratos/${id}`)).status).toBe(404);
+    for (const key of [file_key, signed_key]) await expect(readFile(join(t.config.dataDir, "contracts", key))).rejects.toThrow();
+  });
+});
+
+describe("templates", () => {
+  it("ships a default; admins write, agents read", async () => {
+    const list = await api(t, agent.token, "GET", "/api/contratos/modelos");
+    expect(list.body.filter((m: { padrao: boolean }) => m.padrao)).toHaveLength(1);
+    expect((await api(t, agent.token, "POST", "/api/contratos/modelos", { titulo: "X", corpo: "Y" })).status).toBe(403);
+    const created = await api(t, t.adminToken, "POST", "/api/contratos/modelos", {
+      titulo: "Adesão",
+      corpo: "Eu, {nome}, CPF {cpf}, adiro ao plano {plano}.",
+    });
+    expect(created.status).toBe(200);
+    const r = await send({ modeloId: created.body.id, titulo: "Termo de adesão" });
+    expect(r.body.titulo).toBe("Termo de adesão");
+    await drain();
+    const file = await t.app.inject({ method: "GET", url: `/api/contratos/${r.body.id}/arquivo`, headers: bearer(agent.token) });
+    expect(await pdfText(file.rawPayload)).toContain("Eu, Maria da Silva Souza, CPF 529.982.247-25, adiro ao plano Fibra 500.");
+    const def = list.body.find((m: { padrao: boolean }) => m.padrao);
+    expect((await api(t, t.adminToken, "DELETE", `/api/contratos/modelos/${def.id}`)).status).toBe(400);
+    expect((await api(t, t.adminToken, "DELETE", `/api/contratos/modelos/${created.body.id}`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,2 @@
+/** The API documentation page (/doc) with its test forms. */
+export { apiDocRoutes } from "./routes";

@@ -1,0 +1,47 @@
+import type { BillingCustomerAnswer, BillingTestAnswer, UnlockResult } from "@balcao/contract";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { http } from "../../../api/http";
+
+/** The ticket's customer in the billing system (SGP / MK-AUTH), and the panel's actions. */
+export function useBillingCustomer(ticketId: number, opts: { document?: string; contractId?: string; enabled: boolean }) {
+  return useQuery({
+    queryKey: ["billing", "customer", ticketId, opts.document ?? "", opts.contractId ?? ""],
+    queryFn: ({ signal }) =>
+      http.get<BillingCustomerAnswer>(
+        `/billing/${ticketId}/customer`,
+        { ...(opts.document && { document: opts.document }), ...(opts.contractId && { contractId: opts.contractId }) },
+        signal,
+      ),
+    enabled: opts.enabled,
+    retry: false,
+    staleTime: 30_000,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useSendInvoice(ticketId: number) {
+  return useMutation({
+    mutationFn: (v: { contractId: string; invoiceId: string; mode: "invoice" | "pix" }) =>
+      http.post<{ messageIds: number[] }>(`/billing/${ticketId}/${v.mode === "pix" ? "send-pix" : "send-invoice"}`, {
+        contractId: v.contractId,
+        invoiceId: v.invoiceId,
+      }),
+  });
+}
+
+export function useUnlock(ticketId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (contractId: string) =>
+      http.post<UnlockResult & { messageIds: number[] }>(`/billing/${ticketId}/unlock`, { contractId, confirm: true }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ["billing", "customer", ticketId] }),
+  });
+}
+
+/** The settings' 'Testar conexão' (admins): the saved integration settings, or the ones being edited. */
+export function useTestBillingConnection() {
+  return useMutation({
+    mutationFn: (body: { system?: "SGP" | "MK-AUTH"; url?: string; app?: string; token?: string } = {}) =>
+      http.post<BillingTestAnswer>("/billing/test", body),
+  });
+}

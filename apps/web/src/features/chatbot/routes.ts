@@ -1,0 +1,3 @@
+import type { PageRoute } from "../../lib/features";
+
+export const chatbotRoutes: PageRoute[] = [{ path: "/ChatBot", page: () => import("./components/ChatBotPage"), admin: true }];

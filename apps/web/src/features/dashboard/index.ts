@@ -1,0 +1,3 @@
+/** Dashboard (admins and supervisors): the screen and its drawer entry. */
+export { dashboardMenu } from "./menu";
+export { dashboardRoutes } from "./routes";

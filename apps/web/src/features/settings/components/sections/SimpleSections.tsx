@@ -1,0 +1,150 @@
+import { type SettingKey, SETTING_CHOICES } from "@balcao/contract";
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
+import Stack from "@mui/material/Stack";
+import { useTranslation } from "react-i18next";
+import { errorMessage } from "../../../../api/errors";
+import i18n from "../../../../locales";
+import { useTestBillingConnection } from "../../../billing";
+import { contrastRatio } from "../../../../lib/contrast";
+import { lockSettings } from "../../api/settings-token";
+import { ImageUpload } from "../ImageUpload";
+import { SettingsSection } from "../SettingsForm";
+
+export function WitnessSection() {
+  return (
+    <SettingsSection
+      id="witnesses"
+      fields={[
+        { key: "contrato_nome1", kind: "text" },
+        { key: "contrato_cpf1", kind: "cpf" },
+        { key: "contrato_nome2", kind: "text" },
+        { key: "contrato_cpf2", kind: "cpf" },
+      ]}
+    />
+  );
+}
+
+export function IntegrationSection() {
+  const { t } = useTranslation();
+  const test = useTestBillingConnection();
+  return (
+    <SettingsSection
+      id="integration"
+      fields={[
+        { key: "integrationSystem", kind: "select", options: SETTING_CHOICES.integrationSystem ?? [] },
+        { key: "integrationUrl", kind: "url" },
+        { key: "integrationApp", kind: "text" },
+        { key: "integrationToken", kind: "secret" },
+        { key: "mkAuthNotes", kind: "multiline" },
+        { key: "mkAuthUnlockDays", kind: "number", help: "settings.help.mkAuthUnlockDays" },
+        { key: "mkAuthUnlockEveryDays", kind: "number", help: "settings.help.mkAuthUnlockEveryDays" },
+        { key: "financeBaseUrl", kind: "url", help: "settings.help.financeBaseUrl" },
+      ]}
+    >
+      <Stack spacing={1} sx={{ alignItems: "flex-start" }}>
+        <Button variant="outlined" onClick={() => test.mutate({})} loading={test.isPending} data-testid="test-integration">
+          {t("settings.testConnection")}
+        </Button>
+        {test.data && (
+          <Alert severity={test.data.ok ? "success" : "warning"} onClose={() => test.reset()} sx={{ alignSelf: "stretch" }}>
+            {test.data.system}: {test.data.detail}
+          </Alert>
+        )}
+        {test.error && (
+          <Alert severity="error" onClose={() => test.reset()} sx={{ alignSelf: "stretch" }}>
+            {errorMessage(test.error, (key) => (i18n.exists(key) ? t(key) : undefined))}
+          </Alert>
+        )}
+      </Stack>
+    </SettingsSection>
+  );
+}
+
+export function LogosSection() {
+  const logos: [string, SettingKey][] = [
+    ["login", "logoLogin"],
+    ["dashboard", "logoDashboard"],
+    ["mensagem", "logoMensagem"],
+  ];
+  return (
+    <SettingsSection id="logos">
+      {logos.map(([key, setting]) => (
+        <ImageUpload
+          key={key}
+          settingKey={setting}
+          endpoint={`/upload/${key}`}
+          field="file"
+          accept="image/png,image/jpeg,image/webp,image/svg+xml"
+        />
+      ))}
+      <ImageUpload
+        settingKey="favicon"
+        endpoint="/upload/favicon"
+        field="file"
+        accept="image/x-icon,image/vnd.microsoft.icon,image/png,image/svg+xml,.ico"
+      />
+    </SettingsSection>
+  );
+}
+
+/** Below 3:1 the top bar's white text and icons, or coloured text on the page, stop being readable. */
+const MIN_CONTRAST = 3;
+
+export function ColorsSection() {
+  const { t } = useTranslation();
+  return (
+    <SettingsSection
+      id="colors"
+      fields={[
+        { key: "topbarColor", kind: "color" },
+        { key: "secondaryColor", kind: "color" },
+        { key: "loginPagePrimaryColor", kind: "color" },
+        { key: "loginPageSecondaryColor", kind: "color" },
+        { key: "darkMode", kind: "switch" },
+      ]}
+      warnings={(value) => {
+        const warn: string[] = [];
+        if (contrastRatio(value("topbarColor"), "#ffffff") < MIN_CONTRAST) warn.push(t("settings.contrast.topbar"));
+        if (contrastRatio(value("secondaryColor"), "#ffffff") < MIN_CONTRAST) warn.push(t("settings.contrast.secondary"));
+        if (contrastRatio(value("loginPagePrimaryColor"), value("loginPageSecondaryColor")) < 1.5) warn.push(t("settings.contrast.login"));
+        return warn.map((w) => (
+          <Alert key={w} severity="warning" data-testid="contrast-warning">
+            {w}
+          </Alert>
+        ));
+      }}
+    />
+  );
+}
+
+export function TextsSection() {
+  return (
+    <SettingsSection
+      id="texts"
+      fields={[
+        { key: "timezone", kind: "text", help: "settings.help.timezone" },
+        { key: "autoCloseHours", kind: "number", help: "settings.help.autoCloseHours" },
+        { key: "scheduleGraceMinutes", kind: "number", help: "settings.help.scheduleGraceMinutes" },
+        { key: "timeCreateNewTicket", kind: "number", help: "settings.help.timeCreateNewTicket" },
+        { key: "msgInvalidOption", kind: "multiline" },
+        { key: "msgMediaUnavailable", kind: "text" },
+        { key: "msgVoiceCall", kind: "text" },
+        { key: "msgVideoCall", kind: "text" },
+        { key: "disparoOptOutWords", kind: "text", help: "settings.help.disparoOptOutWords" },
+        { key: "disparoOptOutReply", kind: "multiline" },
+      ]}
+    />
+  );
+}
+
+/** Changing the settings password closes the gate (the server drops tokens given under the old one). */
+export function AccessSection() {
+  return (
+    <SettingsSection
+      id="access"
+      fields={[{ key: "settingsPassword", kind: "secret", help: "settings.help.settingsPassword" }]}
+      onSaved={lockSettings}
+    />
+  );
+}
