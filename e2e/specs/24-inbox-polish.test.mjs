@@ -294,6 +294,33 @@ test("11. the connection card follows the phone: a new QR clears the number, ano
   await page.context().close();
 });
 
+test("11b. what happens while a page's live connection is still starting shows once it is up: a customer's message in the open chat", async () => {
+  const name = unique("Cliente Chegando");
+  const t = await openTicket(10, name, "Primeira mensagem");
+  const page = await newPage(browser, { width: 1366, height: 800 });
+  await signIn(page);
+  // the live connection's code (loaded after sign-in) is held back: the page reads, then events happen before it listens
+  let release;
+  const held = new Promise((r) => {
+    release = r;
+  });
+  await page.route("**/assets/socket-*.js", async (route) => {
+    const response = await route.fetch();
+    await held;
+    await route.fulfill({ response });
+  });
+  await page.goto(`/tickets/${t.id}`);
+  await page.getByTestId("messages-list").getByText("Primeira mensagem").waitFor();
+  await sim.say(number(10), "Escrevi enquanto a página abria", name);
+  await until(
+    async () => (await admin.get(`/messages/${t.id}`)).messages.some((m) => m.body === "Escrevi enquanto a página abria"),
+    "the message to be stored",
+  );
+  release();
+  await page.getByTestId("messages-list").getByText("Escrevi enquanto a página abria").waitFor();
+  await page.context().close();
+});
+
 test("12. the sign-up link shows only when sign-up is enabled", async () => {
   await admin.put("/settings/userCreation", { value: "disabled" });
   let page = await newPage(browser, { width: 1366, height: 800 });

@@ -1,28 +1,45 @@
 import type { ServerToClientEvents } from "@balcao/contract";
+import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, createContext, useContext, useEffect, useRef, useState } from "react";
 import type { AppSocket } from "../api/socket";
 
 const SocketContext = createContext<AppSocket | null>(null);
 
-/** One socket per signed-in session: `userId` is the signed-in user (none: no socket). */
+/**
+ * One socket per signed-in session: `userId` is the signed-in user (none: no socket).
+ *
+ * Whatever the screen read before the socket was listening (the first connect comes after the
+ * page's first fetches; a reconnect after a gap) may have missed events: on every connect those
+ * reads are made again, so no screen keeps a state the server has left (a message that arrived,
+ * a connection's new QR code).
+ */
 export function SocketProvider({ userId, children }: { userId: number | undefined; children: ReactNode }) {
   const [socket, setSocket] = useState<AppSocket | null>(null);
+  const queryClient = useQueryClient();
   useEffect(() => {
     if (!userId) return;
     let s: AppSocket | undefined;
     let cancelled = false;
+    const resync = () => {
+      const connectedAt = Date.now();
+      void queryClient.invalidateQueries({
+        predicate: (q) => q.state.dataUpdatedAt > 0 && q.state.dataUpdatedAt < connectedAt,
+      });
+    };
     // socket.io-client loads after sign-in: it is not part of the login page's JavaScript.
     void import("../api/socket").then(({ connectSocket }) => {
       if (cancelled) return;
       s = connectSocket();
+      s.on("connect", resync);
       setSocket(s);
     });
     return () => {
       cancelled = true;
+      s?.off("connect", resync);
       s?.disconnect();
       setSocket(null);
     };
-  }, [userId]);
+  }, [userId, queryClient]);
   return <SocketContext.Provider value={socket}>{children}</SocketContext.Provider>;
 }
 

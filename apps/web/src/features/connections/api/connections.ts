@@ -1,8 +1,7 @@
 import type { Whatsapp, WhatsappBody, WhatsappTokenAnswer, WhatsappUpdateBody } from "@balcao/contract";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect } from "react";
 import { http } from "../../../api/http";
-import { useSocket, useSocketEvent } from "../../../lib/socket";
+import { useSocketEvent } from "../../../lib/socket";
 
 /**
  * The same key as the drawer's connections alert (./connections-alert.ts): both
@@ -50,25 +49,16 @@ export function applyWhatsapp(
 
 /**
  * Live status: `whatsappSession` and `whatsapp` socket events edit the shared cache (so the drawer
- * badge follows too); after a socket reconnect the list is read again, since events were missed.
+ * badge follows too); what a connect may have missed is read again by the socket's provider.
  */
 export function useConnectionsLive() {
   const queryClient = useQueryClient();
-  const socket = useSocket();
   useSocketEvent("whatsappSession", (p) => {
     queryClient.setQueryData<Whatsapp[]>(connectionsQuery.queryKey, (old) => applySession(old, p.session));
   });
   useSocketEvent("whatsapp", (p) => {
     queryClient.setQueryData<Whatsapp[]>(connectionsQuery.queryKey, (old) => applyWhatsapp(old, p));
   });
-  useEffect(() => {
-    if (!socket) return;
-    const refresh = () => void queryClient.invalidateQueries({ queryKey: connectionsQuery.queryKey });
-    socket.io.on("reconnect", refresh);
-    return () => {
-      socket.io.off("reconnect", refresh);
-    };
-  }, [socket, queryClient]);
 }
 
 /** Whether this server runs the simulator (its API answers only when ENABLE_SIMULATOR is on). */

@@ -11,7 +11,7 @@ import type {
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { http } from "../../../api/http";
-import { useSocket, useSocketEvent } from "../../../lib/socket";
+import { useSocketEvent } from "../../../lib/socket";
 
 /** The screen's filters as sent (§5: from at T00:00:00, to at T23:59:59). */
 export interface DisparoFilters {
@@ -93,7 +93,6 @@ export function useDialogChoices(enabled: boolean) {
  */
 export function useDisparosLive(onAlert?: (whatsappId: number) => void) {
   const queryClient = useQueryClient();
-  const socket = useSocket();
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const refresh = () => {
     if (timer.current) return;
@@ -108,15 +107,12 @@ export function useDisparosLive(onAlert?: (whatsappId: number) => void) {
     if (p.alert) onAlert?.(p.alert.whatsappId);
     refresh();
   });
-  useEffect(() => {
-    if (!socket) return;
-    const again = () => void queryClient.invalidateQueries({ queryKey: keys.all });
-    socket.io.on("reconnect", again);
-    return () => {
-      socket.io.off("reconnect", again);
+  useEffect(
+    () => () => {
       if (timer.current) clearTimeout(timer.current);
-    };
-  }, [socket, queryClient]);
+    },
+    [],
+  );
 }
 
 export function useReload() {
