@@ -99,6 +99,13 @@ describe("GET /messages/:ticketId", () => {
   });
 });
 
+/** A message as GET /messages/:ticketId shows it. */
+async function storedMessage(ticketId: number, id: number) {
+  const list = await api(t, agent.token, "GET", `/messages/${ticketId}`);
+  return list.body.messages.find((m: { id: number }) => m.id === id);
+}
+const withoutAcks = ({ ack: _a, updatedAt: _u, ...m }: Record<string, unknown>) => m;
+
 describe("POST /messages/:ticketId", () => {
   it("sends text with a quoted message to the customer's phone; acks advance to delivered, then read", async () => {
     const tk = await openTicket(["qual o prazo?"]);
@@ -109,6 +116,8 @@ describe("POST /messages/:ticketId", () => {
     const [sent] = res.body;
     // answered from the commit: stored with the clock, before anything reached the phone
     expect(sent).toMatchObject({ fromMe: true, body: "*Ana:*\nAté amanhã", ack: 0, quotedMsg: { id: question.id, body: "qual o prazo?" } });
+    // the answer is the message as stored: what a read of it shows (but the acks, which move on)
+    expect(withoutAcks(sent)).toEqual(withoutAcks(await storedMessage(tk.id, sent.id)));
     await settle(t);
     const phone = await phoneOf(sim, tk.number);
     const onPhone = phone[phone.length - 1];
@@ -164,6 +173,7 @@ describe("POST /messages/:ticketId", () => {
     const [m] = res.json();
     expect(m).toMatchObject({ mediaType: "image", body: "segue o print", fileName: "print.png", mimetype: "image/png" });
     expect(m.mediaUrl).toMatch(/^\/media\/[a-f0-9]{32}\.png$/);
+    expect(withoutAcks(m)).toEqual(withoutAcks(await storedMessage(tk.id, m.id)));
     expect((await t.app.inject({ method: "GET", url: m.mediaUrl })).rawPayload.equals(PNG)).toBe(true);
     await settle(t);
     const onPhone = (await phoneOf(sim, tk.number)).at(-1);

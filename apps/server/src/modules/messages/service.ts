@@ -162,18 +162,14 @@ export async function sendMessage(
     for (const s of stored) await conv.media.remove(s.media.key);
     return loadMessages(conv, outcome.replay ?? []);
   }
-  // the answer and the appMessage events come from the commit: the messages loaded once, the
-  // ticket as the write left it (read again only if it moved to another queue or owner meanwhile)
+  // the answer and the appMessage events come from the commit: the messages as the write stored
+  // them, the ticket as it left it (read again only if it moved to another queue or owner meanwhile)
+  const sent = outcome.queued.map((q) => q.message);
   const last = outcome.queued.at(-1)?.ticketRow;
-  const [sent, fresh] = await Promise.all([
-    loadMessages(
-      conv,
-      outcome.queued.map((q) => q.id),
-    ),
+  const fresh =
     last && last.status === ticket.status && last.queueId === ticket.queueId && last.userId === ticket.userId
-      ? Promise.resolve<Ticket>({ ...ticket, lastMessage: last.lastMessage, lastMessageFailed: false, updatedAt: last.updatedAt })
-      : loadTicket(ctx.db, ticketId),
-  ]);
+      ? { ...ticket, lastMessage: last.lastMessage, lastMessageFailed: false, updatedAt: last.updatedAt }
+      : await loadTicket(ctx.db, ticketId);
   for (const w of new Set(outcome.queued.map((q) => q.whatsappId))) conv.outbox.wake(w);
   for (const message of sent) ctx.events.publish("message.created", { message, ticket: fresh });
   return sent;

@@ -3,9 +3,9 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Address, OutboundContent, QuotedRef } from "../../channels/channel.js";
 import { newMessageId } from "../../channels/ids.js";
 import type { DbOrTx } from "../../db/client.js";
-import { messages } from "../../db/schema/index.js";
+import { contacts, messages } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
-import type { StoredMedia } from "../../lib/media.js";
+import { mediaUrl, type StoredMedia } from "../../lib/media.js";
 import { previewOf } from "../../lib/preview.js";
 
 /**
@@ -75,6 +75,8 @@ export interface Enqueued {
   id: number;
   whatsappId: number;
   wid: string;
+  /** the message as the write stored it (what a read of it would answer) */
+  message: Message;
   /** the ticket after the preview update (status, queue and owner as they were at the write) */
   ticketRow?: { status: string; queueId: number | null; userId: number | null; lastMessage: string; updatedAt: string };
 }
@@ -89,13 +91,33 @@ export async function enqueueMessage(tx: DbOrTx, msg: OutgoingMessage): Promise<
   const to = addressOf(msg.ticket.contact);
   if (!to.number && !to.lid && !to.groupId) throw new AppError("ERR_WAPP_INVALID_CONTACT");
   let quoted: QuotedRef | undefined;
+  let quotedMsg: Message["quotedMsg"] = null;
   if (msg.quotedMsgId) {
     const [q] = await tx
-      .select({ wid: messages.wid, fromMe: messages.fromMe, body: messages.body })
+      .select({
+        id: messages.id,
+        wid: messages.wid,
+        fromMe: messages.fromMe,
+        body: messages.body,
+        mediaType: messages.mediaType,
+        mediaKey: messages.mediaKey,
+        isDeleted: messages.isDeleted,
+        contact: { id: contacts.id, name: contacts.name },
+      })
       .from(messages)
+      .leftJoin(contacts, eq(contacts.id, messages.contactId))
       .where(and(eq(messages.id, msg.quotedMsgId), eq(messages.ticketId, msg.ticket.id)));
     if (!q) throw new AppError("ERR_NO_MESSAGE_FOUND");
     if (q.wid) quoted = { id: q.wid, fromMe: q.fromMe, body: q.body, author: q.fromMe ? undefined : to };
+    quotedMsg = {
+      id: q.id,
+      body: q.isDeleted ? "" : q.body,
+      fromMe: q.fromMe,
+      mediaType: q.mediaType as Message["mediaType"],
+      mediaUrl: q.isDeleted ? null : mediaUrl(q.mediaKey),
+      isDeleted: q.isDeleted,
+      contact: q.contact,
+    };
   }
   const wid = newMessageId();
   const mediaType = mediaTypeOf(msg);
@@ -104,6 +126,8 @@ export async function enqueueMessage(tx: DbOrTx, msg: OutgoingMessage): Promise<
   // the message, its outbox row and the ticket's preview in one statement
   const { rows } = await tx.execute<{
     id: number | string;
+    created_at: string | Date;
+    updated_at_m: string | Date;
     status: string | null;
     queue_id: number | string | null;
     user_id: number | string | null;
@@ -115,7 +139,7 @@ export async function enqueueMessage(tx: DbOrTx, msg: OutgoingMessage): Promise<
                             ticket_id, user_id, quoted_msg_id, source)
       values (${wid}, ${whatsappId}, ${msg.body}, true, true, 0, ${mediaType}, ${msg.media?.key ?? null}, ${msg.media?.mimetype ?? null},
               ${msg.fileName ?? null}, ${msg.dataJson ?? null}, ${msg.ticket.id}, ${msg.userId}, ${msg.quotedMsgId ?? null}, ${msg.source})
-      returning id
+      returning id, created_at, updated_at
     ), o as (
       insert into outbox (message_id, whatsapp_id, chat, priority, wid, payload)
       select m.id, ${whatsappId}, ${chatOf(to)}, ${PRIORITY[msg.source]}, ${wid}, ${JSON.stringify(payload)}::jsonb from m
@@ -128,7 +152,8 @@ export async function enqueueMessage(tx: DbOrTx, msg: OutgoingMessage): Promise<
       where id = ${msg.ticket.id}
       returning status, queue_id, user_id, last_message, updated_at
     )
-    select m.id, t.status, t.queue_id, t.user_id, t.last_message, t.updated_at from m left join t on true`);
+    select m.id, m.created_at, m.updated_at as updated_at_m, t.status, t.queue_id, t.user_id, t.last_message, t.updated_at
+    from m left join t on true`);
   const r = rows[0];
   const ticketRow =
     r.status === null || r.status === undefined
@@ -140,5 +165,30 @@ export async function enqueueMessage(tx: DbOrTx, msg: OutgoingMessage): Promise<
           lastMessage: String(r.last_message),
           updatedAt: new Date(r.updated_at as string | Date).toISOString(),
         };
-  return { id: Number(r.id), whatsappId, wid, ticketRow };
+  const id = Number(r.id);
+  const message: Message = {
+    id,
+    wid,
+    body: msg.body,
+    fromMe: true,
+    read: true,
+    ack: 0,
+    isDeleted: false,
+    isEdited: false,
+    mediaType: mediaType as Message["mediaType"],
+    mediaUrl: mediaUrl(msg.media?.key ?? null),
+    mimetype: msg.media?.mimetype ?? null,
+    fileName: msg.fileName ?? null,
+    ticketId: msg.ticket.id,
+    contactId: null,
+    contact: null,
+    quotedMsgId: msg.quotedMsgId ?? null,
+    source: msg.source,
+    userId: msg.userId,
+    sendError: null,
+    quotedMsg,
+    createdAt: new Date(r.created_at).toISOString(),
+    updatedAt: new Date(r.updated_at_m).toISOString(),
+  };
+  return { id, whatsappId, wid, message, ticketRow };
 }
