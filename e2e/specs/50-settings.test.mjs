@@ -7,7 +7,7 @@ import { ADMIN, BASE, launch, newPage, settled, shot, signIn, toast } from "../l
 import { solidPng } from "../lib/png.mjs";
 
 const PASSWORD = "cofre-e2e-42";
-const SECTIONS = ["pix", "witnesses", "integration", "mail", "logos", "colors", "texts", "access"];
+const SECTIONS = ["pix", "witnesses", "integration", "selfService", "mail", "logos", "colors", "texts", "access"];
 let browser;
 
 /** The admin's API calls, with the settings token once the password exists. */
@@ -55,6 +55,7 @@ after(async () => {
     ["favicon", ""],
     ["contrato_cpf1", ""],
     ["financeBaseUrl", ""],
+    ["selfServiceAskDocument", "Para consultar seus dados, envie o CPF ou CNPJ do titular (só os números)."],
     ["settingsPassword", ""],
   ])
     await call("PUT", `/settings/${key}`, { value }, token);
@@ -185,6 +186,27 @@ test("the top bar colour changes live in another signed-in page; dark mode switc
   await other.waitForFunction(() => /\/branding\/[a-f0-9]{32}\.png$/.test(document.querySelector("link[rel~='icon']")?.href ?? ""));
   await page.context().close();
   await other.context().close();
+});
+
+test("the self-service bot's words are the provider's: edited in 'Autoatendimento no WhatsApp', saved for the bot", async () => {
+  const page = await newPage(browser, { width: 1366, height: 900 });
+  await signIn(page);
+  await unlockedPage(page);
+  const section = page.getByTestId("section-selfService");
+  await section.scrollIntoViewIfNeeded();
+  await section.getByText("Autoatendimento no WhatsApp").waitFor();
+  // the variables each text takes are listed under it
+  await section.getByText(/\{name\}: primeiro nome do cliente/).waitFor();
+  const field = page.getByTestId("field-selfServiceAskDocument");
+  assert.match(await field.inputValue(), /envie o CPF ou CNPJ/);
+  await field.fill("Oi! Me manda o CPF ou CNPJ do titular, só números, por favor.");
+  await page.getByTestId("save-selfService").click();
+  await toast(page, "Configurações salvas.").waitFor();
+  const call = await adminApi();
+  const settings = await call("GET", "/settings");
+  const saved = settings.body.find((s) => s.key === "selfServiceAskDocument");
+  assert.equal(saved?.value, "Oi! Me manda o CPF ou CNPJ do titular, só números, por favor.");
+  await page.context().close();
 });
 
 test("finance pages explain what to configure, then open financeBaseUrl in a sandboxed frame", async () => {

@@ -89,13 +89,31 @@ export const SETTING_DEFAULTS = {
   msgVideoCall: "Chamada de vídeo",
   // disparos: a customer who answers one of these words (comma-separated; case and accents ignored) stops receiving them
   disparoOptOutWords: "SAIR",
-  /** the one-line confirmation the customer gets */
   // schedules: one found due after downtime is still sent up to this many minutes late, else marked failed ('atrasado')
   scheduleGraceMinutes: "60",
+  /** the one-line confirmation a customer who leaves the disparos gets */
   disparoOptOutReply: "Pronto! Você não vai mais receber nossas mensagens automáticas. Se mudar de ideia, é só nos chamar.",
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
+
+/** What the billing self-service bot says on WhatsApp (Configurações → Autoatendimento no WhatsApp). */
+export const SELF_SERVICE_TEXT_KEYS = [
+  "selfServiceAskDocument",
+  "selfServiceInvalidDocument",
+  "selfServiceNotFound",
+  "selfServiceChooseContract",
+  "selfServiceMenu",
+  "selfServiceInvalidOption",
+  "selfServiceNoInvoices",
+  "selfServiceInvoice",
+  "selfServiceUnlockDone",
+  "selfServiceUnlockRefused",
+  "selfServiceConnection",
+  "selfServiceHandover",
+  "selfServiceUnavailable",
+  "selfServiceRestricted",
+] as const satisfies readonly SettingKey[];
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as SettingKey[];
 
 /** Never sent back to the browser; GET /settings answers `has_<key>` = "true" | "false" instead. */

@@ -1,4 +1,11 @@
-import { type BillingContract, documentKind, normalizeDocument, SETTING_DEFAULTS, type UnlockResult } from "@balcao/contract";
+import {
+  type BillingContract,
+  documentKind,
+  normalizeDocument,
+  SELF_SERVICE_TEXT_KEYS,
+  SETTING_DEFAULTS,
+  type UnlockResult,
+} from "@balcao/contract";
 import type { DbOrTx } from "../../db/client.js";
 import { getSettingValues } from "../settings/service.js";
 import { fill, invoiceReplies, type PixSettings, type Reply } from "./compose.js";
@@ -33,22 +40,6 @@ export interface SelfServiceState {
   misses: number;
 }
 
-export const SELF_SERVICE_TEXT_KEYS = [
-  "selfServiceAskDocument",
-  "selfServiceInvalidDocument",
-  "selfServiceNotFound",
-  "selfServiceChooseContract",
-  "selfServiceMenu",
-  "selfServiceInvalidOption",
-  "selfServiceNoInvoices",
-  "selfServiceInvoice",
-  "selfServiceUnlockDone",
-  "selfServiceUnlockRefused",
-  "selfServiceConnection",
-  "selfServiceHandover",
-  "selfServiceUnavailable",
-  "selfServiceRestricted",
-] as const;
 export type SelfServiceTexts = Record<(typeof SELF_SERVICE_TEXT_KEYS)[number], string>;
 
 export const DEFAULT_SELF_SERVICE_TEXTS: SelfServiceTexts = Object.fromEntries(

@@ -3,6 +3,7 @@ import { type InfiniteData, infiniteQueryOptions, useInfiniteQuery, useMutation,
 import { useCallback, useEffect, useRef } from "react";
 import { http } from "../../../api/http";
 import { nextPage } from "../../../lib/entity-api";
+import { sharePages } from "../../../lib/live-merge";
 import { randomKey } from "../../../lib/random-key";
 import { useSocket, useSocketEvent } from "../../../lib/socket";
 
@@ -19,6 +20,8 @@ export const messagesQuery = (ticketId: number) =>
     staleTime: 0,
     meta: { silent: true },
     retry: false,
+    // a read that lands after a message's event keeps that message (and the newest copy of each)
+    structuralSharing: sharePages,
   });
 
 export function useMessages(ticketId: number) {

@@ -2,6 +2,7 @@ import { ALERT_CONNECTION_STATUSES, CONNECTION_BADGE_DELAY_MS, type ConnectionSt
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { http } from "../../../api/http";
+import { shareNewer } from "../../../lib/live-merge";
 import { useSocketEvent } from "../../../lib/socket";
 
 const connectionsKey = ["whatsapp"] as const;
@@ -23,6 +24,7 @@ export function useConnectionsAlert(enabled: boolean): boolean {
   const { data } = useQuery({
     queryKey: connectionsKey,
     queryFn: () => http.get<Connection[]>("/whatsapp/"),
+    structuralSharing: shareNewer,
     enabled: enabled && due,
     retry: false,
     meta: { silent: true },

@@ -1,6 +1,7 @@
 import type { Whatsapp, WhatsappBody, WhatsappTokenAnswer, WhatsappUpdateBody } from "@balcao/contract";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { http } from "../../../api/http";
+import { shareNewer } from "../../../lib/live-merge";
 import { useSocketEvent } from "../../../lib/socket";
 
 /**
@@ -10,6 +11,8 @@ import { useSocketEvent } from "../../../lib/socket";
 export const connectionsQuery = queryOptions({
   queryKey: ["whatsapp"] as const,
   queryFn: ({ signal }) => http.get<Whatsapp[]>("/whatsapp/", undefined, signal),
+  // a read that lands after a status event does not put the old status back
+  structuralSharing: shareNewer,
 });
 
 const byId = (list: Whatsapp[]) => [...list].sort((a, b) => a.id - b.id);

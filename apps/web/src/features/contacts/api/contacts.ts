@@ -2,6 +2,7 @@ import type { Contact, ContactBody, ContactsAnswer, ImportAnswer, Whatsapp } fro
 import { SEARCH_MIN_CHARS } from "@balcao/contract";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { http } from "../../../api/http";
+import { shareNewer } from "../../../lib/live-merge";
 import { pagedQuery, useDeleteEntity, useLivePages, useSaveEntity } from "../../../lib/entity-api";
 import { searchTerm } from "../../../lib/hooks";
 
@@ -39,6 +40,7 @@ export function useImportConnections(enabled: boolean) {
   return useQuery({
     queryKey: ["whatsapp"],
     queryFn: ({ signal }) => http.get<Whatsapp[]>("/whatsapp/", undefined, signal),
+    structuralSharing: shareNewer,
     enabled,
     meta: { silent: true },
   });

@@ -11,6 +11,7 @@ import type {
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { http } from "../../../api/http";
+import { shareNewer } from "../../../lib/live-merge";
 import { useSocketEvent } from "../../../lib/socket";
 
 /** The screen's filters as sent (§5: from at T00:00:00, to at T23:59:59). */
@@ -81,6 +82,7 @@ export function useDialogChoices(enabled: boolean) {
   const connections = useQuery({
     queryKey: ["whatsapp"] as const,
     queryFn: ({ signal }) => http.get<Whatsapp[]>("/whatsapp/", undefined, signal),
+    structuralSharing: shareNewer,
     enabled,
   });
   const tags = useQuery({ queryKey: ["tags"] as const, queryFn: ({ signal }) => http.get<Tag[]>("/tags", undefined, signal), enabled });

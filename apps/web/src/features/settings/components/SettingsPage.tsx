@@ -11,7 +11,15 @@ import { lockSettings, useSettingsUnlocked } from "../api/settings-token";
 import { SettingsGate } from "./SettingsGate";
 import { MailSection } from "./sections/MailSection";
 import { PixSection } from "./sections/PixSection";
-import { AccessSection, ColorsSection, IntegrationSection, LogosSection, TextsSection, WitnessSection } from "./sections/SimpleSections";
+import {
+  AccessSection,
+  ColorsSection,
+  IntegrationSection,
+  LogosSection,
+  SelfServiceSection,
+  TextsSection,
+  WitnessSection,
+} from "./sections/SimpleSections";
 
 /** /Settings: behind 'Acesso restrito', each section a card that saves on its own, live through the `settings` event. */
 export default function SettingsPage() {
@@ -41,6 +49,7 @@ export default function SettingsPage() {
             <PixSection />
             <WitnessSection />
             <IntegrationSection />
+            <SelfServiceSection />
             <MailSection />
             <LogosSection />
             <ColorsSection />

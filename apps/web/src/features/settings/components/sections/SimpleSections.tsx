@@ -1,4 +1,4 @@
-import { type SettingKey, SETTING_CHOICES } from "@balcao/contract";
+import { SELF_SERVICE_TEXT_KEYS, type SettingKey, SETTING_CHOICES } from "@balcao/contract";
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Stack from "@mui/material/Stack";
@@ -134,6 +134,28 @@ export function TextsSection() {
         { key: "disparoOptOutWords", kind: "text", help: "settings.help.disparoOptOutWords" },
         { key: "disparoOptOutReply", kind: "multiline" },
       ]}
+    />
+  );
+}
+
+/** What the billing self-service bot says on WhatsApp, in the provider's words ({name}, {due}, … filled in). */
+export function SelfServiceSection() {
+  const help = new Set<SettingKey>([
+    "selfServiceMenu",
+    "selfServiceInvoice",
+    "selfServiceUnlockDone",
+    "selfServiceUnlockRefused",
+    "selfServiceConnection",
+    "selfServiceChooseContract",
+  ]);
+  return (
+    <SettingsSection
+      id="selfService"
+      fields={SELF_SERVICE_TEXT_KEYS.map((key) => ({
+        key,
+        kind: "multiline" as const,
+        ...(help.has(key) && { help: `settings.help.${key}` }),
+      }))}
     />
   );
 }
