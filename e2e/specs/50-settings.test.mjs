@@ -237,7 +237,7 @@ test("screenshots of every section, light and dark, 1366 and 375 px", async () =
     await call("PUT", "/settings/darkMode", { value: theme === "dark" ? "enabled" : "disabled" });
     for (const width of [1366, 375]) {
       // tall enough that no section is cut by the page's scroll area
-      const page = await newPage(browser, { width, height: width < 600 ? 2200 : 1400 });
+      const page = await newPage(browser, { width, height: width < 600 ? 2200 : 1800 });
       await signIn(page);
       await unlockedPage(page);
       await settled(page);
