@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseBrCode } from "../src/lib/pix-brcode.js";
+import { bearer } from "./helpers.js";
 import { api, createQueue, pairedSimulator, phoneOf, settle, type SimConnection } from "./conversation-kit.js";
 import { SGP_APP, SGP_TOKEN, startFakeSgp } from "./fakes/sgp.js";
 import { createTestApp, type TestApp } from "./helpers.js";
@@ -114,6 +115,36 @@ describe("the customer panel", () => {
     expect((await api(t, agent.token, "POST", `/billing/${ticketId}/send-pix`, { contractId: "2002", invoiceId: "9100" })).body.error).toBe(
       "ERR_BILLING_CUSTOMER_NOT_FOUND",
     );
+  });
+
+  it("a 2ª via sent again with the same Idempotency-Key (a click retried after a lost answer) reaches the phone once", async () => {
+    const list = await api(t, t.adminToken, "GET", `/tickets?showAll=true&searchParam=${MARIA}`);
+    const ticketId = list.body.tickets[0].id as number;
+    const send = () =>
+      t.app.inject({
+        method: "POST",
+        url: `/billing/${ticketId}/send-pix`,
+        headers: { ...bearer(agent.token), "idempotency-key": "clique-2via-1" },
+        payload: { contractId: "1001", invoiceId: "9001" },
+      });
+    await settle(t);
+    const before = (await phoneOf(sim, MARIA)).length;
+    const first = await send();
+    const second = await send();
+    expect(first.statusCode).toBe(200);
+    expect(second.json()).toEqual(first.json());
+    await settle(t);
+    const added = (await phoneOf(sim, MARIA)).slice(before);
+    expect(added).toHaveLength(first.json().messageIds.length);
+    expect(added.filter((m) => (m.body ?? "").startsWith("000201"))).toHaveLength(1);
+    // a new click is a new key: sent again
+    const third = await t.app.inject({
+      method: "POST",
+      url: `/billing/${ticketId}/send-pix`,
+      headers: { ...bearer(agent.token), "idempotency-key": "clique-2via-2" },
+      payload: { contractId: "1001", invoiceId: "9001" },
+    });
+    expect(third.json().messageIds).not.toEqual(first.json().messageIds);
   });
 
   it("a confirmed unlock: SGP's answer, recorded with the agent, the customer told", async () => {

@@ -11,11 +11,13 @@ import {
 } from "@balcao/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { type Guards, sessionUser } from "../../http/guards.js";
+import { idempotencyKeyOf } from "../outbox/idempotency.js";
 import * as service from "./service.js";
 
 /**
  * The billing system from the chat: the customer panel (who may open the ticket), sending a 2ª via
- * or a PIX and a confirmed unlock (who may write in it), and the settings' 'Testar conexão' (admins).
+ * or a PIX (an `Idempotency-Key` makes a retried click safe) and a confirmed unlock (who may write
+ * in it), and the settings' 'Testar conexão' (admins).
  */
 export function billingRoutes(deps: service.BillingDeps, guard: Guards): FastifyPluginAsyncZod {
   return async (app) => {
@@ -39,7 +41,15 @@ export function billingRoutes(deps: service.BillingDeps, guard: Guards): Fastify
         preHandler: guard.user,
         schema: { tags, params: billingTicketParams, body: billingSendInvoiceBody, response: { 200: billingSentAnswer } },
       },
-      (req) => service.sendInvoice(deps, sessionUser(req), req.params.ticketId, req.body, "invoice"),
+      (req) =>
+        service.sendInvoice(
+          deps,
+          sessionUser(req),
+          req.params.ticketId,
+          req.body,
+          "invoice",
+          idempotencyKeyOf(req.headers["idempotency-key"]),
+        ),
     );
     app.post(
       "/billing/:ticketId/send-pix",
@@ -47,7 +57,8 @@ export function billingRoutes(deps: service.BillingDeps, guard: Guards): Fastify
         preHandler: guard.user,
         schema: { tags, params: billingTicketParams, body: billingSendInvoiceBody, response: { 200: billingSentAnswer } },
       },
-      (req) => service.sendInvoice(deps, sessionUser(req), req.params.ticketId, req.body, "pix"),
+      (req) =>
+        service.sendInvoice(deps, sessionUser(req), req.params.ticketId, req.body, "pix", idempotencyKeyOf(req.headers["idempotency-key"])),
     );
     app.post(
       "/billing/:ticketId/unlock",

@@ -9,6 +9,7 @@ import type { StoredMedia } from "../../lib/media.js";
 import type { MediaStore } from "../../lib/media.js";
 import type { ConvDeps, Queued } from "../outbox/deps.js";
 import { enqueueMessage, type OutgoingMessage } from "../outbox/enqueue.js";
+import { claimKey, saveResult } from "../outbox/idempotency.js";
 import { canSee, loadTicket, ticketFor } from "../tickets/queries.js";
 import { fill, invoiceReplies, pixSettings, type Reply } from "./compose.js";
 import { BillingError } from "./http.js";
@@ -200,11 +201,25 @@ export async function sendReplies(
   ticket: Ticket,
   replies: Reply[],
   from: { source: "agent" | "bot"; userId: number | null },
-) {
+  idempotency?: { scope: string; key: string },
+): Promise<number[]> {
   const stored = await storeReplyMedia(conv.media, replies);
-  const queued = await conv.ctx.db.transaction((tx) => enqueueReplies(tx, ticket, replies, stored, from));
-  await conv.outbox.committed(queued);
-  return queued.map((q) => q.id);
+  const outcome = await conv.ctx.db.transaction(async (tx) => {
+    if (idempotency) {
+      const claim = await claimKey<{ messageIds: number[] }>(tx, idempotency.scope, idempotency.key);
+      if (!claim.fresh) return { replay: claim.result.messageIds };
+    }
+    const queued = await enqueueReplies(tx, ticket, replies, stored, from);
+    if (idempotency) await saveResult(tx, idempotency.scope, idempotency.key, { messageIds: queued.map((q) => q.id) });
+    return { queued };
+  });
+  if ("replay" in outcome) {
+    // the first request's messages went; what this one stored is not kept
+    for (const m of stored) if (m) await conv.media.remove(m.key);
+    return outcome.replay ?? [];
+  }
+  await conv.outbox.committed(outcome.queued);
+  return outcome.queued.map((q) => q.id);
 }
 
 /** POST /billing/:ticketId/send-invoice and /send-pix */
@@ -214,6 +229,7 @@ export async function sendInvoice(
   ticketId: number,
   body: { contractId: string; invoiceId: string },
   mode: "invoice" | "pix",
+  idempotencyKey?: string,
 ): Promise<{ messageIds: number[] }> {
   const { conv } = deps;
   const ticket = await loadTicket(conv.ctx.db, ticketId);
@@ -228,7 +244,9 @@ export async function sendInvoice(
     invoiceReplies(billing, pix, contract, invoice, texts.selfServiceInvoice, { bill: mode === "invoice", pix: true }),
   );
   if (mode === "pix" && !replies.length) throw new AppError("ERR_PIX_NOT_CONFIGURED");
-  return { messageIds: await sendReplies(conv, ticket, replies, { source: "agent", userId: user.id }) };
+  // with an Idempotency-Key, a click retried after a lost answer sends nothing twice
+  const idempotency = idempotencyKey ? { scope: `billing:user:${user.id}`, key: `${mode}:${idempotencyKey}` } : undefined;
+  return { messageIds: await sendReplies(conv, ticket, replies, { source: "agent", userId: user.id }, idempotency) };
 }
 
 /** POST /billing/:ticketId/unlock — confirmed by the agent; the answer is recorded and, when granted, told to the customer. */

@@ -1,6 +1,7 @@
 import type { BillingCustomerAnswer, BillingTestAnswer, UnlockResult } from "@balcao/contract";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { http } from "../../../api/http";
+import { randomKey } from "../../../lib/random-key";
 
 /** The ticket's customer in the billing system (SGP / MK-AUTH), and the panel's actions. */
 export function useBillingCustomer(ticketId: number, opts: { document?: string; contractId?: string; enabled: boolean }) {
@@ -21,11 +22,13 @@ export function useBillingCustomer(ticketId: number, opts: { document?: string; 
 
 export function useSendInvoice(ticketId: number) {
   return useMutation({
+    // one key per click, kept across the retries of a lost answer: the customer gets the 2ª via once
     mutationFn: (v: { contractId: string; invoiceId: string; mode: "invoice" | "pix" }) =>
-      http.post<{ messageIds: number[] }>(`/billing/${ticketId}/${v.mode === "pix" ? "send-pix" : "send-invoice"}`, {
-        contractId: v.contractId,
-        invoiceId: v.invoiceId,
-      }),
+      http.idempotent<{ messageIds: number[] }>(
+        `/billing/${ticketId}/${v.mode === "pix" ? "send-pix" : "send-invoice"}`,
+        { body: { contractId: v.contractId, invoiceId: v.invoiceId } },
+        randomKey(),
+      ),
   });
 }
 
