@@ -34,6 +34,7 @@ import { startAllSessions } from "./modules/connections/service.js";
 import { simulatorRoutes } from "./modules/connections/simulator.routes.js";
 import { createSimulatorStore } from "./modules/connections/simulator-store.js";
 import type { ConvDeps } from "./modules/outbox/deps.js";
+import { PRIORITY } from "./modules/outbox/enqueue.js";
 import { pruneIdempotencyKeys } from "./modules/outbox/idempotency.js";
 import { OutboxSender, type SenderOptions } from "./modules/outbox/sender.js";
 import { systemRoutes } from "./modules/system/routes.js";
@@ -254,7 +255,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const disparoDeps: disparos.DisparoDeps = { conv, clock: opts.clock ?? realClock, random: Math.random, wakeRunner: () => jobs.wake() };
   jobs.register<{ whatsappId: number }>(disparos.SEND_JOB, (p, job) => disparos.runSend(disparoDeps, p.whatsappId, job.id));
   jobs.every(disparos.SWEEP_JOB, 60_000, () => disparos.sweep(disparoDeps));
-  ctx.events.on("message.sent", (p) => disparos.onMessageSent(disparoDeps, p.messageId));
+  // only a disparo's send moves a disparo row (an agent's reply costs no look-up here)
+  ctx.events.on("message.sent", (p) => (p.priority === PRIORITY.disparo ? disparos.onMessageSent(disparoDeps, p.messageId) : undefined));
   ctx.events.on("message.failed", (p) => disparos.onMessageFailed(disparoDeps, p.messageId, p.reason));
 
   // the billing system (SGP / MK-AUTH) of the integration settings: one live adapter, its breaker and cache
@@ -292,7 +294,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const scheduleDeps: schedules.ScheduleDeps = { conv, clock: opts.clock ?? realClock, wakeRunner: () => jobs.wake() };
   jobs.register<{ id: number }>(schedules.SEND_JOB, async (p, job) => void (await schedules.runSchedule(scheduleDeps, p.id, job.id)));
   jobs.every(schedules.SWEEP_JOB, 60_000, async () => void (await schedules.sweep(scheduleDeps)));
-  ctx.events.on("message.sent", (p) => schedules.onMessageSent(scheduleDeps, p.messageId));
+  // schedules and API calls share their priority: only those are looked up
+  ctx.events.on("message.sent", (p) => (p.priority === PRIORITY.schedule ? schedules.onMessageSent(scheduleDeps, p.messageId) : undefined));
   ctx.events.on("message.failed", (p) => schedules.onMessageFailed(scheduleDeps, p.messageId, p.reason));
   ctx.events.on("message.created", (p) => schedules.cancelOnCustomerReply(scheduleDeps, p.message, p.ticket));
   ctx.events.on("whatsapp.session", (p) => (p.status === "CONNECTED" ? schedules.onConnected(scheduleDeps, p.id) : undefined));

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { call, cleanupAll, database, freePort, login, Server } from "./crash-kit.js";
+import { call, cleanupAll, database, freePort, login, Server, pairedConnection } from "./crash-kit.js";
 
 /**
  * A campaign of 200 disparos survives the server process being killed (SIGKILL) in its middle and
@@ -25,10 +25,7 @@ describe("a server killed mid-campaign sends each disparo exactly once", () => {
     let token = await login(server.base);
 
     // a paired simulator connection; the number's pace and the disparo pace low, through the API
-    const conn = await call(server.base, token, "POST", "/simulator/api/connections", { name: "Campanha" });
-    await call(server.base, token, "PUT", `/whatsapp/${conn.id}`, { sendIntervalMs: 0, sendJitterMs: 0, sendBurst: 20 });
-    const [shown] = await call(server.base, token, "GET", "/simulator/api/connections");
-    await call(server.base, token, "POST", `/simulator/api/connections/${conn.id}/scan`, { qrcode: shown.qrcode });
+    const conn = await pairedConnection(server.base, token, "Campanha", { sendIntervalMs: 0, sendJitterMs: 0, sendBurst: 20 });
     await call(server.base, token, "PUT", `/disparos/connections/${conn.id}`, {
       intervalMinMs: 10,
       intervalMaxMs: 30,

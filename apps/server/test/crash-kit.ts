@@ -123,6 +123,28 @@ export async function call(
   return text ? JSON.parse(text) : undefined;
 }
 
+/**
+ * A simulator connection paired as its page does (its QR code "scanned"), with the number's pace
+ * given; answers once it is connected.
+ */
+export async function pairedConnection(
+  base: string,
+  token: string,
+  name: string,
+  pace: { sendIntervalMs: number; sendJitterMs: number; sendBurst: number },
+): Promise<{ id: number }> {
+  const conn = await call(base, token, "POST", "/simulator/api/connections", { name });
+  await call(base, token, "PUT", `/whatsapp/${conn.id}`, pace);
+  const shown = (await call(base, token, "GET", "/simulator/api/connections")).find((c: { id: number }) => c.id === conn.id);
+  await call(base, token, "POST", `/simulator/api/connections/${conn.id}/scan`, { qrcode: shown.qrcode });
+  for (let i = 0; i < 200; i++) {
+    const c = (await call(base, token, "GET", "/simulator/api/connections")).find((x: { id: number }) => x.id === conn.id);
+    if (c?.status === "CONNECTED") break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { id: conn.id };
+}
+
 /** Polls the admins' view until nothing waits in the journal or the outbox. */
 export async function quiet(base: string, token: string) {
   for (let i = 0; i < 1200; i++) {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { call, cleanupAll, database, freePort, login, pool, quiet, Server } from "./crash-kit.js";
+import { call, cleanupAll, database, freePort, login, pool, quiet, Server, pairedConnection } from "./crash-kit.js";
 
 /**
  * The message-sending API survives the server process being killed (SIGKILL) in the middle of a
@@ -39,15 +39,7 @@ describe("a server killed during a message-API burst sends each call's message e
     let token = await login(server.base);
 
     // a paired simulator connection, paced so the outbox still holds messages at the kill
-    const conn = await call(server.base, token, "POST", "/simulator/api/connections", { name: "API" });
-    await call(server.base, token, "PUT", `/whatsapp/${conn.id}`, { sendIntervalMs: 15, sendJitterMs: 0, sendBurst: 1 });
-    const [shown] = await call(server.base, token, "GET", "/simulator/api/connections");
-    await call(server.base, token, "POST", `/simulator/api/connections/${conn.id}/scan`, { qrcode: shown.qrcode });
-    for (let i = 0; i < 200; i++) {
-      const [c] = await call(server.base, token, "GET", "/simulator/api/connections");
-      if (c.status === "CONNECTED") break;
-      await wait(50);
-    }
+    const conn = await pairedConnection(server.base, token, "API", { sendIntervalMs: 15, sendJitterMs: 0, sendBurst: 1 });
     const { token: apiToken } = await call(server.base, token, "POST", `/whatsapp/${conn.id}/token`);
 
     const numbers = Array.from({ length: CUSTOMERS }, (_, i) => `55119500${String(i).padStart(5, "0")}`);

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { call, cleanupAll, database, freePort, login, Server } from "./crash-kit.js";
+import { call, cleanupAll, database, freePort, login, Server, pairedConnection } from "./crash-kit.js";
 
 /**
  * 100 schedules due at the same second survive the server process being killed (SIGKILL) while it
@@ -28,15 +28,7 @@ describe("a server killed while sending due schedules sends each exactly once", 
     let token = await login(server.base);
 
     // a paired simulator connection; the number's pace slow enough that the outbox holds messages at the kill
-    const conn = await call(server.base, token, "POST", "/simulator/api/connections", { name: "Agenda" });
-    await call(server.base, token, "PUT", `/whatsapp/${conn.id}`, { sendIntervalMs: 40, sendJitterMs: 0, sendBurst: 1 });
-    const [shown] = await call(server.base, token, "GET", "/simulator/api/connections");
-    await call(server.base, token, "POST", `/simulator/api/connections/${conn.id}/scan`, { qrcode: shown.qrcode });
-    for (let i = 0; i < 200; i++) {
-      const [c] = await call(server.base, token, "GET", "/simulator/api/connections");
-      if (c.status === "CONNECTED") break;
-      await wait(50);
-    }
+    const conn = await pairedConnection(server.base, token, "Agenda", { sendIntervalMs: 40, sendJitterMs: 0, sendBurst: 1 });
 
     // ten customers write: ten tickets
     const numbers = Array.from({ length: CUSTOMERS }, (_, i) => `55119400${String(i).padStart(5, "0")}`);

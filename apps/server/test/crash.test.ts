@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { call, cleanupAll, database, freePort, login, pool, quiet, Server } from "./crash-kit.js";
+import { call, cleanupAll, database, freePort, login, pool, quiet, Server, pairedConnection } from "./crash-kit.js";
 
 /**
  * Nothing lost, nothing twice — with the server process killed (SIGKILL) in the middle of the
@@ -29,10 +29,7 @@ describe("a server killed mid-burst loses nothing and sends nothing twice", () =
     let token = await login(server.base);
 
     // a paired simulator connection that sends without pacing, and 50 customers with an open ticket each
-    const conn = await call(server.base, token, "POST", "/simulator/api/connections", { name: "Crash" });
-    await call(server.base, token, "PUT", `/whatsapp/${conn.id}`, { sendIntervalMs: 0, sendJitterMs: 0, sendBurst: 20 });
-    const [shown] = await call(server.base, token, "GET", "/simulator/api/connections");
-    await call(server.base, token, "POST", `/simulator/api/connections/${conn.id}/scan`, { qrcode: shown.qrcode });
+    const conn = await pairedConnection(server.base, token, "Crash", { sendIntervalMs: 0, sendJitterMs: 0, sendBurst: 20 });
     const customers = Array.from({ length: CUSTOMERS }, (_, i) => `55119600${String(i).padStart(5, "0")}`);
     for (const number of customers) {
       await call(server.base, token, "POST", `/simulator/api/connections/${conn.id}/messages`, {

@@ -125,8 +125,16 @@ describe("POST /messages/:ticketId", () => {
     // sent with the id it was stored with; the simulated phone reports server (1) and delivered (2) acks by itself
     expect(onPhone.id).toBe(sent.wid);
     await ackReaches(t, sent.id, 2);
+    const updates: { id: number; ack: number }[] = [];
+    const off = t.ctx.events.on("message.updated", ({ message }) => {
+      if (message.id === sent.id) updates.push(message);
+    });
     await sim.session.customerRead(tk.number);
     await t.channels.idle();
+    off();
+    // the tick's event carries the whole message as a read shows it (quoted message included)
+    expect(updates.at(-1)).toMatchObject({ ack: 3, quotedMsg: { id: question.id, body: "qual o prazo?" } });
+    expect(updates.at(-1)).toEqual(await storedMessage(tk.id, sent.id));
     expect((await t.ctx.db.execute<{ ack: number }>(sql`select ack from messages where id = ${sent.id}`)).rows[0].ack).toBe(3);
     // the list shows the words as a person reads them, without the signature markup
     const ticket = await api(t, agent.token, "GET", `/tickets/${tk.id}`);

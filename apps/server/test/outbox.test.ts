@@ -198,6 +198,16 @@ describe("Idempotency-Key", () => {
     );
     expect(rows[0].n).toBe(1);
 
+    // a double click: two first requests with one key at the same moment store and send one message
+    const [twinA, twinB] = await Promise.all([
+      post(agent.token, "compose-3", "clique duplo"),
+      post(agent.token, "compose-3", "clique duplo"),
+    ]);
+    expect([twinA.statusCode, twinB.statusCode]).toEqual([200, 200]);
+    expect(twinB.json()[0].id).toBe(twinA.json()[0].id);
+    await settle(t);
+    expect((await phoneOf(sim, tk.number)).filter((m) => m.body === "clique duplo")).toHaveLength(1);
+
     const second = await post(agent.token, "compose-2", "outra");
     expect(second.json()[0].id).not.toBe(first.json()[0].id);
     const admin = await post(t.adminToken, "compose-1", "do admin");

@@ -47,8 +47,8 @@ export interface DomainEvents {
   "ticket.deleted": { ticket: Ticket };
   "message.created": { message: Message; ticket: Ticket };
   "message.updated": { message: Message; ticket: Ticket };
-  /** the channel took an outgoing message (the outbox sender); `sentAt` is already stored */
-  "message.sent": { messageId: number; whatsappId: number };
+  /** the channel took an outgoing message (the outbox sender); `sentAt` is already stored; `priority` says its kind (outbox PRIORITY) */
+  "message.sent": { messageId: number; whatsappId: number; priority: number };
   /** an outgoing message could not be sent, for good (its reason is on the message) */
   "message.failed": { messageId: number; whatsappId: number; reason: string };
   "whatsapp.saved": { whatsapp: Whatsapp };

@@ -18,7 +18,7 @@ import { liveTicketOf, loadTicket, ticketFromRow, type TicketRow, type TicketSql
 import { writeHistory } from "../tickets/transition.js";
 import { decideTransition } from "../tickets/transitions.js";
 import type { Journal } from "./journal.js";
-import { loadMessage } from "./queries.js";
+import { changeAndLoadMessage, loadMessage } from "./queries.js";
 import { refreshPreview } from "./preview.js";
 
 /**
@@ -464,14 +464,15 @@ export function createInboundPipeline(
   }
 
   async function ack(whatsappId: number, wid: string, value: number, journalId?: number) {
-    const { rows } = await db.execute<{ id: number | string; ticket_id: number }>(sql`
-      with u as (
-        update messages set ack = ${value}, updated_at = now()
+    // the tick moves, the journal row is done, and the message is read back: one statement
+    const message = await changeAndLoadMessage(
+      db,
+      sql`update messages set ack = ${value}, updated_at = now()
         where coalesce(whatsapp_id, 0) = ${whatsappId} and wid = ${wid} and ack < ${value}
-        returning id, ticket_id
-      )${doneStep(journalId)}
-      select id, ticket_id from u`);
-    if (rows.length) await publishUpdate(Number(rows[0].id), rows[0].ticket_id);
+        returning *`,
+      doneStep(journalId),
+    );
+    if (message) ctx.events.publish("message.updated", { message, ticket: await loadTicket(db, message.ticketId) });
   }
 
   async function publishUpdate(messageId: number, ticketId: number) {

@@ -88,6 +88,101 @@ export async function loadMessage(db: DbOrTx, where: SQL): Promise<Message | und
   return row ? toMessage(row as MessageJoinRow) : undefined;
 }
 
+type RawMessageRow = {
+  id: number | string;
+  wid: string | null;
+  whatsapp_id: number | null;
+  body: string;
+  from_me: boolean;
+  read: boolean;
+  ack: number;
+  is_deleted: boolean;
+  is_edited: boolean;
+  media_type: string;
+  media_key: string | null;
+  mimetype: string | null;
+  file_name: string | null;
+  ticket_id: number;
+  contact_id: number | null;
+  quoted_msg_id: number | string | null;
+  source: string;
+  user_id: number | null;
+  send_error: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  c_id: number | null;
+  c_name: string | null;
+  c_pic: string | null;
+  q_id: number | string | null;
+  q_body: string | null;
+  q_from_me: boolean | null;
+  q_media_type: string | null;
+  q_media_key: string | null;
+  q_is_deleted: boolean | null;
+  qc_id: number | null;
+  qc_name: string | null;
+};
+
+/**
+ * A change to one message and the message as it then reads, in ONE statement: `change` is a CTE
+ * named `u` (an update … returning *), `extra` more CTEs after it (a journal step). Answers
+ * undefined when the change touched nothing. The channel's acks take this path (two per message).
+ */
+export async function changeAndLoadMessage(db: DbOrTx, change: SQL, extra: SQL = sql``): Promise<Message | undefined> {
+  const { rows } = await db.execute<RawMessageRow>(sql`
+    with u as (${change})${extra}
+    select u.id, u.wid, u.whatsapp_id, u.body, u.from_me, u.read, u.ack, u.is_deleted, u.is_edited, u.media_type, u.media_key,
+           u.mimetype, u.file_name, u.ticket_id, u.contact_id, u.quoted_msg_id, u.source, u.user_id, u.send_error, u.created_at, u.updated_at,
+           c.id as c_id, c.name as c_name, c.profile_pic_url as c_pic,
+           q.id as q_id, q.body as q_body, q.from_me as q_from_me, q.media_type as q_media_type, q.media_key as q_media_key,
+           q.is_deleted as q_is_deleted, qc.id as qc_id, qc.name as qc_name
+    from u
+    left join contacts c on c.id = u.contact_id
+    left join messages q on q.id = u.quoted_msg_id
+    left join contacts qc on qc.id = q.contact_id`);
+  const r = rows[0];
+  if (!r) return undefined;
+  const m = {
+    id: Number(r.id),
+    wid: r.wid,
+    whatsappId: r.whatsapp_id,
+    body: r.body,
+    fromMe: r.from_me,
+    read: r.read,
+    ack: Number(r.ack),
+    isDeleted: r.is_deleted,
+    isEdited: r.is_edited,
+    mediaType: r.media_type,
+    mediaKey: r.media_key,
+    mimetype: r.mimetype,
+    fileName: r.file_name,
+    ticketId: Number(r.ticket_id),
+    contactId: r.contact_id === null ? null : Number(r.contact_id),
+    quotedMsgId: r.quoted_msg_id === null ? null : Number(r.quoted_msg_id),
+    source: r.source,
+    userId: r.user_id === null ? null : Number(r.user_id),
+    sendError: r.send_error,
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
+  } as MessageRow;
+  return toMessage({
+    m,
+    contact: r.c_id === null ? null : { id: Number(r.c_id), name: r.c_name ?? "", profilePicUrl: r.c_pic ?? "" },
+    q:
+      r.q_id === null
+        ? null
+        : {
+            id: Number(r.q_id),
+            body: r.q_body ?? "",
+            fromMe: !!r.q_from_me,
+            mediaType: r.q_media_type ?? "chat",
+            mediaKey: r.q_media_key,
+            isDeleted: !!r.q_is_deleted,
+          },
+    qContact: r.qc_id === null ? null : { id: Number(r.qc_id), name: r.qc_name ?? "" },
+  });
+}
+
 export async function loadMessagesPage(db: DbOrTx, ticketId: number, offset: number, limit: number): Promise<Message[]> {
   const rows = await selectMessages(db)
     .where(eq(messages.ticketId, ticketId))

@@ -1,4 +1,5 @@
 import type { Message, MessagesAnswer, Ticket } from "@balcao/contract";
+import type { DbOrTx } from "../../db/client.js";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { SessionUser } from "../../context.js";
 import { messages, tickets } from "../../db/schema/index.js";
@@ -6,8 +7,8 @@ import { AppError } from "../../lib/errors.js";
 import type { StoredMedia } from "../../lib/media.js";
 import type { ReceivedFile } from "../../lib/uploads.js";
 import type { ConvDeps } from "../outbox/deps.js";
-import { addressOf, type Enqueued, enqueueMessage, type OutboxContent } from "../outbox/enqueue.js";
-import { claimKey, saveResult } from "../outbox/idempotency.js";
+import { addressOf, type Enqueued, enqueueMessage, enqueueOnce, type OutboxContent } from "../outbox/enqueue.js";
+import { claimKey, saveResult, storedResult } from "../outbox/idempotency.js";
 import { canSee, loadTicket, ticketFor } from "../tickets/queries.js";
 import { refreshPreview } from "./preview.js";
 import { loadMessage, loadMessagesPage, selectMessages, toMessage } from "./queries.js";
@@ -109,53 +110,56 @@ export async function sendMessage(
   }
 
   const scope = `user:${user.id}`;
-  const outcome = await ctx.db.transaction(async (tx) => {
-    if (input.idempotencyKey) {
-      const claim = await claimKey<{ messageIds: number[] }>(tx, scope, input.idempotencyKey);
-      if (!claim.fresh) return { replay: claim.result.messageIds };
-    }
-    const queued: Enqueued[] = [];
-    if (!stored.length) {
-      queued.push(
-        await enqueueMessage(tx, {
-          ticket,
-          source: "agent",
-          userId: user.id,
-          body: input.body,
-          content: { kind: "text", body: input.body },
-          quotedMsgId: input.quotedMsgId,
-        }),
-      );
-    }
-    for (const [i, { file, media }] of stored.entries()) {
-      const caption = i === 0 ? input.body : "";
-      const visual =
-        media.mediaType === "image" || media.mediaType === "audio" || media.mediaType === "video" || media.mediaType === "sticker";
-      const content: OutboxContent = {
-        kind: "media",
-        mediaType: visual ? (media.mediaType as "image" | "audio" | "video" | "sticker") : "document",
-        mediaKey: media.key,
-        mimetype: media.mimetype,
-        fileName: file.fileName,
-        caption: media.mediaType === "audio" ? undefined : caption || undefined,
-        ptt: media.mediaType === "audio",
-      };
-      queued.push(
-        await enqueueMessage(tx, {
-          ticket,
-          source: "agent",
-          userId: user.id,
-          body: caption || (media.mediaType === "audio" ? "" : file.fileName),
-          content,
-          media,
-          fileName: file.fileName,
-          quotedMsgId: i === 0 ? input.quotedMsgId : null,
-        }),
-      );
-    }
-    if (input.idempotencyKey) await saveResult(tx, scope, input.idempotencyKey, { messageIds: queued.map((q) => q.id) });
-    return { queued };
-  });
+  const outcome =
+    !stored.length && input.idempotencyKey
+      ? await textOnce(ctx.db, user, ticket, input.body, input.quotedMsgId, { scope, key: input.idempotencyKey })
+      : await ctx.db.transaction(async (tx) => {
+          if (input.idempotencyKey) {
+            const claim = await claimKey<{ messageIds: number[] }>(tx, scope, input.idempotencyKey);
+            if (!claim.fresh) return { replay: claim.result.messageIds };
+          }
+          const queued: Enqueued[] = [];
+          if (!stored.length) {
+            queued.push(
+              await enqueueMessage(tx, {
+                ticket,
+                source: "agent",
+                userId: user.id,
+                body: input.body,
+                content: { kind: "text", body: input.body },
+                quotedMsgId: input.quotedMsgId,
+              }),
+            );
+          }
+          for (const [i, { file, media }] of stored.entries()) {
+            const caption = i === 0 ? input.body : "";
+            const visual =
+              media.mediaType === "image" || media.mediaType === "audio" || media.mediaType === "video" || media.mediaType === "sticker";
+            const content: OutboxContent = {
+              kind: "media",
+              mediaType: visual ? (media.mediaType as "image" | "audio" | "video" | "sticker") : "document",
+              mediaKey: media.key,
+              mimetype: media.mimetype,
+              fileName: file.fileName,
+              caption: media.mediaType === "audio" ? undefined : caption || undefined,
+              ptt: media.mediaType === "audio",
+            };
+            queued.push(
+              await enqueueMessage(tx, {
+                ticket,
+                source: "agent",
+                userId: user.id,
+                body: caption || (media.mediaType === "audio" ? "" : file.fileName),
+                content,
+                media,
+                fileName: file.fileName,
+                quotedMsgId: i === 0 ? input.quotedMsgId : null,
+              }),
+            );
+          }
+          if (input.idempotencyKey) await saveResult(tx, scope, input.idempotencyKey, { messageIds: queued.map((q) => q.id) });
+          return { queued };
+        });
 
   if ("replay" in outcome) {
     // the first request's messages; what this one uploaded is not kept
@@ -173,6 +177,24 @@ export async function sendMessage(
   for (const w of new Set(outcome.queued.map((q) => q.whatsappId))) conv.outbox.wake(w);
   for (const message of sent) ctx.events.publish("message.created", { message, ticket: fresh });
   return sent;
+}
+
+/** An agent's text reply with its key: one statement stores it, queues it and takes the key (see enqueueOnce). */
+async function textOnce(
+  db: DbOrTx,
+  user: SessionUser,
+  ticket: Ticket,
+  body: string,
+  quotedMsgId: number | null | undefined,
+  claim: { scope: string; key: string },
+): Promise<{ queued: Enqueued[] } | { replay: number[] }> {
+  const queued = await enqueueOnce(
+    db,
+    { ticket, source: "agent", userId: user.id, body, content: { kind: "text", body }, quotedMsgId },
+    claim,
+  );
+  if (queued) return { queued: [queued] };
+  return { replay: (await storedResult<{ messageIds: number[] }>(db, claim.scope, claim.key)).messageIds };
 }
 
 async function loadMessages(conv: ConvDeps, ids: number[]): Promise<Message[]> {

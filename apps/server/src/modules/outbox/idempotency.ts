@@ -31,12 +31,17 @@ export async function claimKey<R>(tx: DbOrTx, scope: string, key: string): Promi
       where idempotency_keys.created_at < now() - make_interval(hours => ${IDEMPOTENCY_WINDOW_HOURS})
     returning 1`);
   if (taken.rows.length) return { fresh: true };
-  const { rows } = await tx.execute<{ result: R | string | null }>(
+  return { fresh: false, result: await storedResult<R>(tx, scope, key) };
+}
+
+/** What the request that took the key answered (a twin still in flight: ERR_IDEMPOTENCY_CONFLICT). */
+export async function storedResult<R>(db: DbOrTx, scope: string, key: string): Promise<R> {
+  const { rows } = await db.execute<{ result: R | string | null }>(
     sql`select result from idempotency_keys where scope = ${scope} and key = ${key}`,
   );
   const raw = rows[0]?.result;
   if (raw === null || raw === undefined) throw new AppError("ERR_IDEMPOTENCY_CONFLICT");
-  return { fresh: false, result: (typeof raw === "string" ? JSON.parse(raw) : raw) as R };
+  return (typeof raw === "string" ? JSON.parse(raw) : raw) as R;
 }
 
 export async function saveResult(tx: DbOrTx, scope: string, key: string, result: unknown): Promise<void> {

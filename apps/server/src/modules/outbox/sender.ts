@@ -32,7 +32,15 @@ export interface SenderOptions {
   backoffMs?: (attempts: number) => number;
 }
 
-type Claimed = { id: number; message_id: number; whatsapp_id: number; wid: string; payload: OutboxPayload | string; attempts: number };
+type Claimed = {
+  id: number;
+  message_id: number;
+  whatsapp_id: number;
+  wid: string;
+  payload: OutboxPayload | string;
+  attempts: number;
+  priority: number;
+};
 
 export type SendFailure = { messageId: number; reason: string };
 
@@ -179,9 +187,9 @@ export class OutboxSender {
       )
       update outbox set lease_until = ${new Date(now + this.leaseMs).toISOString()}::timestamptz, attempts = outbox.attempts + 1
       from next where outbox.id = next.id
-      returning outbox.id, outbox.message_id, outbox.whatsapp_id, outbox.wid, outbox.payload, outbox.attempts`);
+      returning outbox.id, outbox.message_id, outbox.whatsapp_id, outbox.wid, outbox.payload, outbox.attempts, outbox.priority`);
     const r = rows[0];
-    return r ? { ...r, id: Number(r.id), message_id: Number(r.message_id) } : undefined;
+    return r ? { ...r, id: Number(r.id), message_id: Number(r.message_id), priority: Number(r.priority) } : undefined;
   }
 
   private async attempt(whatsappId: number, row: Claimed): Promise<void> {
@@ -221,7 +229,7 @@ export class OutboxSender {
     await this.ctx.db.execute(sql`
       with o as (delete from outbox where id = ${row.id})
       update messages set sent_at = now() where id = ${row.message_id}`);
-    this.ctx.events.publish("message.sent", { messageId: row.message_id, whatsappId });
+    this.ctx.events.publish("message.sent", { messageId: row.message_id, whatsappId, priority: row.priority });
   }
 
   private async contentOf(payload: OutboxPayload): Promise<OutboundContent> {
