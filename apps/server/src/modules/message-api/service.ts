@@ -6,7 +6,7 @@ import type { ReceivedFile } from "../../lib/uploads.js";
 import { contactOf } from "../contacts/service.js";
 import { contactFor, historyTicket } from "../disparos/service.js";
 import type { ConvDeps, Queued } from "../outbox/deps.js";
-import { enqueueMessage, type OutboxContent } from "../outbox/enqueue.js";
+import { enqueueMessage, mediaContent, type OutboxContent } from "../outbox/enqueue.js";
 import { claimKey, saveResult } from "../outbox/idempotency.js";
 
 /**
@@ -58,17 +58,8 @@ export async function sendByApi(
     if (!stored.length) queued.push(await enqueue(tx, target, body, { kind: "text", body }));
     for (const [i, { file, media }] of stored.entries()) {
       const caption = i === 0 ? body : "";
-      const visual =
-        media.mediaType === "image" || media.mediaType === "audio" || media.mediaType === "video" || media.mediaType === "sticker";
-      const content: OutboxContent = {
-        kind: "media",
-        mediaType: visual ? (media.mediaType as "image" | "audio" | "video" | "sticker") : "document",
-        mediaKey: media.key,
-        mimetype: media.mimetype,
-        fileName: file.fileName,
-        caption: media.mediaType === "audio" ? undefined : caption || undefined,
-        ptt: false,
-      };
+      // an outside system's audio file goes as a file, not as a voice note
+      const content = mediaContent(media, file.fileName, caption, false);
       queued.push(await enqueue(tx, target, caption || (media.mediaType === "audio" ? "" : file.fileName), content, media, file.fileName));
     }
     const result: ApiMessageSendAnswer = { message: API_SENT, id: queued[0].id, ids: queued.map((q) => q.id), ticketId: ticket.id };

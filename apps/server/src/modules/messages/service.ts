@@ -7,7 +7,7 @@ import { AppError } from "../../lib/errors.js";
 import type { StoredMedia } from "../../lib/media.js";
 import type { ReceivedFile } from "../../lib/uploads.js";
 import type { ConvDeps } from "../outbox/deps.js";
-import { addressOf, type Enqueued, enqueueMessage, enqueueOnce, type OutboxContent } from "../outbox/enqueue.js";
+import { addressOf, type Enqueued, enqueueMessage, enqueueOnce, mediaContent } from "../outbox/enqueue.js";
 import { claimKey, saveResult, storedResult } from "../outbox/idempotency.js";
 import { canSee, loadTicket, ticketFor } from "../tickets/queries.js";
 import { refreshPreview } from "./preview.js";
@@ -133,17 +133,8 @@ export async function sendMessage(
           }
           for (const [i, { file, media }] of stored.entries()) {
             const caption = i === 0 ? input.body : "";
-            const visual =
-              media.mediaType === "image" || media.mediaType === "audio" || media.mediaType === "video" || media.mediaType === "sticker";
-            const content: OutboxContent = {
-              kind: "media",
-              mediaType: visual ? (media.mediaType as "image" | "audio" | "video" | "sticker") : "document",
-              mediaKey: media.key,
-              mimetype: media.mimetype,
-              fileName: file.fileName,
-              caption: media.mediaType === "audio" ? undefined : caption || undefined,
-              ptt: media.mediaType === "audio",
-            };
+            // an agent's recorded audio goes as a voice note
+            const content = mediaContent(media, file.fileName, caption, true);
             queued.push(
               await enqueueMessage(tx, {
                 ticket,

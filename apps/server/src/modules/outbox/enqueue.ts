@@ -51,6 +51,24 @@ export interface OutgoingMessage {
   dataJson?: string | null;
 }
 
+/**
+ * What to send for a stored file: images, audio, video and stickers as themselves, anything else
+ * as a document; audio carries no caption (WhatsApp shows none) and goes as a voice note when
+ * `voiceNote` says so.
+ */
+export function mediaContent(media: StoredMedia, fileName: string, caption: string, voiceNote: boolean): OutboxContent {
+  const visual = media.mediaType === "image" || media.mediaType === "audio" || media.mediaType === "video" || media.mediaType === "sticker";
+  return {
+    kind: "media",
+    mediaType: visual ? (media.mediaType as "image" | "audio" | "video" | "sticker") : "document",
+    mediaKey: media.key,
+    mimetype: media.mimetype,
+    fileName,
+    caption: media.mediaType === "audio" ? undefined : caption || undefined,
+    ptt: voiceNote && media.mediaType === "audio",
+  };
+}
+
 /** Where a ticket's messages go. */
 export function addressOf(contact: { number: string | null; lid: string | null; isGroup: boolean }): Address {
   if (contact.isGroup) return { groupId: contact.number ?? undefined };
