@@ -706,15 +706,30 @@ export async function historyTicket(tx: DbOrTx, contactId: number, whatsappId: n
 /** The channel took a disparo's message: 'enviado' (also a 'com erro' row whose message an agent sent again). */
 export async function onMessageSent(deps: DisparoDeps, messageId: number): Promise<void> {
   const { ctx } = deps.conv;
-  const { rows } = await ctx.db.execute<{ whatsapp_id: number }>(sql`
-    with d as (
+  // the connection's settings row is locked first, as every disparo transaction does (a send run,
+  // a failure): taken in another order, a success and a failure landing together deadlocked
+  const changed = await ctx.db.transaction(async (tx) => {
+    const w = await connectionOfMessage(tx, messageId, ["enviando", "com erro"]);
+    if (w === undefined) return false;
+    const s = await lockSettings(tx, w);
+    const { rows } = await tx.execute(sql`
       update disparos set status = 'enviado', reason = '', sent_at = now(), updated_at = now()
-      where message_id = ${messageId} and status in ('enviando', 'com erro') returning whatsapp_id
-    ), s as (
-      update disparo_settings set fail_streak = 0 where whatsapp_id in (select whatsapp_id from d) and fail_streak <> 0
-    )
-    select whatsapp_id from d`);
-  if (rows.length) await publishChange(ctx, "update");
+      where message_id = ${messageId} and status in ('enviando', 'com erro') returning id`);
+    if (!rows.length) return false;
+    if (s.fail_streak !== 0) await tx.execute(sql`update disparo_settings set fail_streak = 0 where whatsapp_id = ${w}`);
+    return true;
+  });
+  if (changed) await publishChange(ctx, "update");
+}
+
+/** The connection of the disparo row a message belongs to, while the row is in one of `statuses`. */
+async function connectionOfMessage(tx: DbOrTx, messageId: number, statuses: string[]): Promise<number | undefined> {
+  const { rows } = await tx.execute<{ whatsapp_id: number }>(sql`
+    select whatsapp_id from disparos where message_id = ${messageId} and status in (${sql.join(
+      statuses.map((st) => sql`${st}`),
+      sql`, `,
+    )})`);
+  return rows[0] ? Number(rows[0].whatsapp_id) : undefined;
 }
 
 /**
@@ -724,12 +739,14 @@ export async function onMessageSent(deps: DisparoDeps, messageId: number): Promi
 export async function onMessageFailed(deps: DisparoDeps, messageId: number, reason: string): Promise<void> {
   const { ctx } = deps.conv;
   const paused = await ctx.db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ whatsapp_id: number }>(sql`
-      update disparos set status = 'com erro', reason = ${reason.slice(0, 500)}, updated_at = now()
-      where message_id = ${messageId} and status = 'enviando' returning whatsapp_id`);
-    const w = rows[0]?.whatsapp_id;
+    // settings first (see onMessageSent), then the row
+    const w = await connectionOfMessage(tx, messageId, ["enviando"]);
     if (w === undefined) return undefined;
     const s = await lockSettings(tx, w);
+    const { rows } = await tx.execute(sql`
+      update disparos set status = 'com erro', reason = ${reason.slice(0, 500)}, updated_at = now()
+      where message_id = ${messageId} and status = 'enviando' returning id`);
+    if (!rows.length) return undefined;
     const streak = s.fail_streak + 1;
     const pauseNow = !s.paused && streak >= DISPARO_FAILURE_BURST;
     await tx.execute(sql`
