@@ -19,6 +19,8 @@ import { inlinePageCsp } from "../../http/security.js";
 import { AppError } from "../../lib/errors.js";
 import { getSettingValue } from "../settings/service.js";
 import * as service from "./service.js";
+import * as signing from "./signing.js";
+import * as templates from "./templates.js";
 import { signingMessagePage, signingPage, SIGNING_SCRIPT_PAGE } from "./signing-page.js";
 
 const tokenParam = z.object({ token: z.string().max(200) });
@@ -60,20 +62,20 @@ export function contractRoutes(deps: service.ContractDeps, guard: Guards): Fasti
     app.get(
       "/api/contratos/modelos",
       { preHandler: guard.user, schema: { tags, response: { 200: z.array(contractTemplateSchema) } } },
-      () => service.listTemplates(ctx.db),
+      () => templates.listTemplates(ctx.db),
     );
     app.post(
       "/api/contratos/modelos",
       { preHandler: guard.admin, schema: { tags, body: contractTemplateBody, response: { 200: contractTemplateSchema } } },
-      (req) => service.createTemplate(ctx, req.body),
+      (req) => templates.createTemplate(ctx, req.body),
     );
     app.put(
       "/api/contratos/modelos/:id",
       { preHandler: guard.admin, schema: { tags, params: idParam, body: contractTemplateBody, response: { 200: contractTemplateSchema } } },
-      (req) => service.updateTemplate(ctx, Number(req.params.id), req.body),
+      (req) => templates.updateTemplate(ctx, Number(req.params.id), req.body),
     );
     app.delete("/api/contratos/modelos/:id", { preHandler: guard.admin, schema: { tags, params: idParam } }, async (req) => {
-      await service.deleteTemplate(ctx, Number(req.params.id));
+      await templates.deleteTemplate(ctx, Number(req.params.id));
       return { ok: true };
     });
     // the file's path first: the OpenAPI document (and the permissions table) lists it before the contract's own
@@ -121,7 +123,7 @@ export function contractRoutes(deps: service.ContractDeps, guard: Guards): Fasti
       { schema: { tags: stags, params: tokenParam, description: "The signing page (HTML)." } },
       async (req, reply) => {
         try {
-          const doc = await service.openSigning(deps, req.params.token, meta(req));
+          const doc = await signing.openSigning(deps, req.params.token, meta(req));
           return html(reply, 200, signingPage({ ...doc, token: req.params.token }));
         } catch (err) {
           if (err instanceof AppError && err.code === "ERR_SIGNING_LOCKED")
@@ -150,7 +152,7 @@ export function contractRoutes(deps: service.ContractDeps, guard: Guards): Fasti
       "/assinar/:token/documento.pdf",
       { schema: { tags: stags, params: tokenParam, description: "The document to sign, while the link is valid." } },
       async (req, reply) => {
-        const data = await service.signingDocument(deps, req.params.token);
+        const data = await signing.signingDocument(deps, req.params.token);
         return reply
           .headers(PDF_HEADERS)
           .header("content-disposition", 'inline; filename="contrato.pdf"')
@@ -161,13 +163,13 @@ export function contractRoutes(deps: service.ContractDeps, guard: Guards): Fasti
     app.post(
       "/assinar/:token/cpf",
       { schema: { tags: stags, params: tokenParam, body: signingCpfBody, response: { 200: signingAnswer } } },
-      async (req) => ({ ok: true, restantes: await service.checkCpf(deps, req.params.token, req.body.cpf5, meta(req)) }),
+      async (req) => ({ ok: true, restantes: await signing.checkCpf(deps, req.params.token, req.body.cpf5, meta(req)) }),
     );
     app.post(
       "/assinar/:token/aceite",
       { schema: { tags: stags, params: tokenParam, body: signingAcceptBody, response: { 200: signingAnswer } } },
       async (req) => {
-        const r = await service.acceptSigning(deps, req.params.token, req.body, meta(req));
+        const r = await signing.acceptSigning(deps, req.params.token, req.body, meta(req));
         return { ok: true, assinadoSha256: r.signedSha256 };
       },
     );

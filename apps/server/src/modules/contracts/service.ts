@@ -5,16 +5,12 @@ import { join } from "node:path";
 import {
   type ContractCreateBody,
   type ContractItem,
-  type ContractTemplate,
-  type ContractTemplateBody,
   type ContractsQuery,
   contractCreateBody,
   contractsQuery,
   cpfDigits,
-  DEFAULT_CONTRACT_TEMPLATE,
   fillTemplate,
   formatCpf,
-  SIGNING_CPF_TRIES,
   SIGNING_LINK_DAYS,
 } from "@balcao/contract";
 import { and, asc, count, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
@@ -31,12 +27,13 @@ import { enqueueMessage } from "../outbox/enqueue.js";
 import type { ConvDeps, Queued } from "../outbox/deps.js";
 import { getSettingValue, getSettingValues, timeZoneOf } from "../settings/service.js";
 import { canSee, loadTicket, visibleTo } from "../tickets/queries.js";
-import { appendEvidencePage, buildContractPdf, type PdfImages } from "./pdf.js";
+import { buildContractPdf, type PdfImages } from "./pdf.js";
+import { getTemplate, listTemplates } from "./templates.js";
 
 /**
- * Contracts (issue 20): templates, sending a contract from a ticket (the PDF is generated on the
- * job runner, then the customer gets the signing link through the outbox), the public signing
- * (CPF check, acceptance, evidence page, signed PDF), the confirmation and the e-mail.
+ * Contracts (issue 20): sending a contract from a ticket (the PDF is generated on the job runner,
+ * then the customer gets the signing link through the outbox), the lists, files and deletion, and
+ * the e-mail of the signed copy. Templates live in templates.ts, the public signing in signing.ts.
  */
 
 export const GENERATE_JOB = "contracts.generate";
@@ -75,9 +72,9 @@ export class ContractFiles {
 
 export const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
 
-const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
+export const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 
-type ContractRow = typeof contracts.$inferSelect;
+export type ContractRow = typeof contracts.$inferSelect;
 
 export function itemOf(r: ContractRow): ContractItem {
   return {
@@ -106,75 +103,15 @@ async function routingOf(db: DbOrTx, ticketId: number | null) {
   return t ?? null;
 }
 
-async function publish(ctx: AppContext, row: ContractRow) {
+export async function publish(ctx: AppContext, row: ContractRow) {
   ctx.events.publish("contract.changed", { contract: itemOf(row), routing: await routingOf(ctx.db, row.ticketId) });
-}
-
-// ---------------------------------------------------------------- templates
-
-function templateOf(r: typeof contractTemplates.$inferSelect): ContractTemplate {
-  return { id: r.id, titulo: r.titulo, corpo: r.corpo, padrao: r.padrao, updatedAt: new Date(r.updatedAt).toISOString() };
-}
-
-/** At start: the default template ships when there is none. */
-export async function ensureDefaultTemplate(db: DbOrTx) {
-  const [{ n }] = await db.select({ n: count() }).from(contractTemplates);
-  if (Number(n) === 0) await db.insert(contractTemplates).values({ ...DEFAULT_CONTRACT_TEMPLATE, padrao: true });
-}
-
-export async function listTemplates(db: DbOrTx): Promise<ContractTemplate[]> {
-  const rows = await db
-    .select()
-    .from(contractTemplates)
-    .orderBy(desc(contractTemplates.padrao), asc(contractTemplates.titulo), asc(contractTemplates.id));
-  return rows.map(templateOf);
-}
-
-export async function getTemplate(db: DbOrTx, id: number): Promise<ContractTemplate> {
-  const [r] = await db.select().from(contractTemplates).where(eq(contractTemplates.id, id));
-  if (!r) throw new AppError("ERR_NO_TEMPLATE_FOUND");
-  return templateOf(r);
-}
-
-export async function createTemplate(ctx: AppContext, body: ContractTemplateBody): Promise<ContractTemplate> {
-  return ctx.db.transaction(async (tx) => {
-    if (body.padrao) await tx.update(contractTemplates).set({ padrao: false }).where(eq(contractTemplates.padrao, true));
-    const [r] = await tx
-      .insert(contractTemplates)
-      .values({ titulo: body.titulo, corpo: body.corpo, padrao: body.padrao ?? false })
-      .returning();
-    return templateOf(r);
-  });
-}
-
-export async function updateTemplate(ctx: AppContext, id: number, body: ContractTemplateBody): Promise<ContractTemplate> {
-  return ctx.db.transaction(async (tx) => {
-    const [cur] = await tx.select().from(contractTemplates).where(eq(contractTemplates.id, id)).for("update");
-    if (!cur) throw new AppError("ERR_NO_TEMPLATE_FOUND");
-    // the default stays a default until another takes its place
-    const padrao = body.padrao === undefined ? cur.padrao : body.padrao || cur.padrao;
-    if (body.padrao && !cur.padrao) await tx.update(contractTemplates).set({ padrao: false }).where(eq(contractTemplates.padrao, true));
-    const [r] = await tx
-      .update(contractTemplates)
-      .set({ titulo: body.titulo, corpo: body.corpo, padrao, version: sql`${contractTemplates.version} + 1`, updatedAt: sql`now()` })
-      .where(eq(contractTemplates.id, id))
-      .returning();
-    return templateOf(r);
-  });
-}
-
-export async function deleteTemplate(ctx: AppContext, id: number): Promise<void> {
-  const [cur] = await ctx.db.select().from(contractTemplates).where(eq(contractTemplates.id, id));
-  if (!cur) throw new AppError("ERR_NO_TEMPLATE_FOUND");
-  if (cur.padrao) throw new AppError("ERR_VALIDATION", 400, { padrao: ["O modelo padrão não pode ser excluído"] });
-  await ctx.db.delete(contractTemplates).where(eq(contractTemplates.id, id));
 }
 
 // ---------------------------------------------------------------- sending
 
-const WITNESS_KEYS = ["contrato_nome1", "contrato_cpf1", "contrato_nome2", "contrato_cpf2"] as const;
+export const WITNESS_KEYS = ["contrato_nome1", "contrato_cpf1", "contrato_nome2", "contrato_cpf2"] as const;
 
-function witnessesOf(s: Record<(typeof WITNESS_KEYS)[number], string>) {
+export function witnessesOf(s: Record<(typeof WITNESS_KEYS)[number], string>) {
   return [
     { nome: s.contrato_nome1.trim(), cpf: formatCpf(s.contrato_cpf1.trim()) },
     { nome: s.contrato_nome2.trim(), cpf: formatCpf(s.contrato_cpf2.trim()) },
@@ -445,188 +382,6 @@ export async function deleteContract(deps: ContractDeps, user: SessionUser, id: 
   await deps.files.remove(c.fileKey);
   await deps.files.remove(c.signedKey);
   ctx.events.publish("contract.deleted", { id, routing });
-}
-
-// ---------------------------------------------------------------- signing (public, by token)
-
-export interface SigningMeta {
-  ip: string;
-  userAgent: string;
-}
-
-/** The link's row and its contract, or ERR_SIGNING_LINK_INVALID (unknown, used, expired) / ERR_SIGNING_LOCKED. */
-async function linkOf(deps: ContractDeps, token: string, db: DbOrTx = deps.conv.ctx.db, lock = false) {
-  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw new AppError("ERR_SIGNING_LINK_INVALID");
-  const q = db
-    .select()
-    .from(contractTokens)
-    .where(eq(contractTokens.tokenHash, sha256(token)));
-  const [t] = lock ? await q.for("update") : await q;
-  if (!t || t.usedAt !== null || t.expiresAt.getTime() <= deps.clock.now()) throw new AppError("ERR_SIGNING_LINK_INVALID");
-  if (t.cpfTries >= SIGNING_CPF_TRIES) throw new AppError("ERR_SIGNING_LOCKED");
-  const [c] = await db.select().from(contracts).where(eq(contracts.id, t.contractId));
-  if (!c?.fileKey || c.status === "Assinado") throw new AppError("ERR_SIGNING_LINK_INVALID");
-  return { t, c };
-}
-
-/** What the signing page shows; the first view is recorded as evidence. */
-export async function openSigning(deps: ContractDeps, token: string, meta: SigningMeta) {
-  const { ctx } = deps.conv;
-  const { t, c } = await linkOf(deps, token);
-  if (!t.firstViewAt) {
-    const now = new Date(deps.clock.now());
-    await ctx.db.transaction(async (tx) => {
-      const { rows } = await tx.execute(
-        sql`update contract_tokens set first_view_at = ${now.toISOString()}::timestamptz where token_hash = ${t.tokenHash} and first_view_at is null returning token_hash`,
-      );
-      if (rows.length)
-        await tx.insert(contractEvidence).values({ contractId: c.id, event: "view", at: now, ip: meta.ip, userAgent: meta.userAgent });
-    });
-  }
-  return { titulo: c.titulo, texto: c.texto, nome: c.nome, fileSha256: c.fileSha256 ?? "", triesLeft: SIGNING_CPF_TRIES - t.cpfTries };
-}
-
-/** The PDF the signing page shows (only while the link is valid). */
-export async function signingDocument(deps: ContractDeps, token: string): Promise<Buffer> {
-  const { c } = await linkOf(deps, token);
-  const data = c.fileKey ? await deps.files.read(c.fileKey) : undefined;
-  if (!data) throw new AppError("ERR_NOT_FOUND");
-  return data;
-}
-
-/**
- * The first five CPF digits: a wrong answer counts (in its own commit), the fifth locks the link.
- * Answers the tries left.
- */
-export async function checkCpf(deps: ContractDeps, token: string, cpf5: string, meta: SigningMeta): Promise<number> {
-  const { ctx } = deps.conv;
-  const { t, c } = await linkOf(deps, token);
-  const now = new Date(deps.clock.now());
-  if (c.cpf.slice(0, 5) === cpf5) return SIGNING_CPF_TRIES - t.cpfTries;
-  const tries = await ctx.db.transaction(async (tx) => {
-    const [u] = await tx
-      .update(contractTokens)
-      .set({ cpfTries: sql`${contractTokens.cpfTries} + 1` })
-      .where(eq(contractTokens.tokenHash, t.tokenHash))
-      .returning({ tries: contractTokens.cpfTries });
-    await tx.insert(contractEvidence).values({ contractId: c.id, event: "cpf_wrong", at: now, ip: meta.ip, userAgent: meta.userAgent });
-    return u.tries;
-  });
-  if (tries >= SIGNING_CPF_TRIES) throw new AppError("ERR_SIGNING_LOCKED");
-  throw new AppError("ERR_SIGNING_CPF_MISMATCH", 400, { cpf5: [`Restam ${SIGNING_CPF_TRIES - tries} tentativa(s)`] });
-}
-
-/** Names compared without case, accents and extra spaces. */
-export function sameName(a: string, b: string): boolean {
-  const n = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
-  return n(a) === n(b);
-}
-
-/**
- * 'Li e aceito': CPF, name and the document's hash checked; the signed PDF (original + evidence
- * page) written; then in one transaction the link used, the evidence row, the contract
- * 'Assinado' with the signed file and its SHA-256, the confirmation in the outbox and the e-mail
- * job. A second acceptance of the same link finds it used.
- */
-export async function acceptSigning(
-  deps: ContractDeps,
-  token: string,
-  input: { cpf5: string; nome: string; documentoSha256: string },
-  meta: SigningMeta,
-): Promise<{ signedSha256: string }> {
-  const { ctx } = deps.conv;
-  await checkCpf(deps, token, input.cpf5, meta);
-  const { t, c } = await linkOf(deps, token);
-  if (!sameName(input.nome, c.nome)) throw new AppError("ERR_SIGNING_NAME_MISMATCH");
-  const original = c.fileKey ? await deps.files.read(c.fileKey) : undefined;
-  // the page showed this document, and the stored file is still the one generated
-  if (!original || input.documentoSha256.toLowerCase() !== c.fileSha256 || sha256(original) !== c.fileSha256) {
-    throw new AppError("ERR_SIGNING_DOCUMENT_CHANGED");
-  }
-  const s = await getSettingValues(ctx.db, [...WITNESS_KEYS, "timezone", "msgConfirmacaoAssinatura"]);
-  const signedAt = new Date(deps.clock.now());
-  const signed = await appendEvidencePage(original, {
-    contractId: c.id,
-    titulo: c.titulo,
-    nome: c.nome,
-    cpf: formatCpf(c.cpf),
-    email: c.email,
-    telefone: c.telefone,
-    atendente: c.atendente,
-    originalSha256: c.fileSha256 ?? "",
-    templateVersion: c.templateVersion,
-    sentAt: iso(c.sentAt) ?? "",
-    firstViewAt: iso(t.firstViewAt) ?? "",
-    signedAt,
-    timeZone: s.timezone || "America/Sao_Paulo",
-    ip: meta.ip,
-    userAgent: meta.userAgent,
-    nameTyped: input.nome,
-    witnesses: witnessesOf(s),
-  });
-  const signedSha256 = sha256(signed);
-  const key = await deps.files.write(signed);
-  let queued: Queued | undefined;
-  let row: ContractRow | undefined;
-  try {
-    row = await ctx.db.transaction(async (tx) => {
-      await linkOf(deps, token, tx, true);
-      await tx.update(contractTokens).set({ usedAt: signedAt }).where(eq(contractTokens.tokenHash, t.tokenHash));
-      await tx.insert(contractEvidence).values({
-        contractId: c.id,
-        event: "signed",
-        at: signedAt,
-        ip: meta.ip,
-        userAgent: meta.userAgent,
-        data: JSON.stringify({
-          originalSha256: c.fileSha256,
-          documentoSha256: input.documentoSha256.toLowerCase(),
-          signedSha256,
-          cpfCheck: "5 primeiros dígitos conferidos",
-          nameTyped: input.nome,
-          telefone: c.telefone,
-          templateVersion: c.templateVersion,
-        }),
-      });
-      const [r] = await tx
-        .update(contracts)
-        .set({ status: "Assinado", signedKey: key, signedSha256, signedAt, updatedAt: sql`now()` })
-        .where(eq(contracts.id, c.id))
-        .returning();
-      if (c.ticketId !== null) {
-        const ticket = await loadTicket(tx, c.ticketId).catch(() => undefined);
-        if (ticket && ticket.whatsappId !== null) {
-          const body = confirmationText(s.msgConfirmacaoAssinatura, { nome: c.nome, titulo: c.titulo });
-          const q = await enqueueMessage(tx, {
-            ticket: { id: ticket.id, whatsappId: ticket.whatsappId, contact: ticket.contact },
-            source: "bot",
-            userId: null,
-            body,
-            content: { kind: "text", body },
-          });
-          queued = { id: q.id, whatsappId: q.whatsappId };
-        }
-      }
-      await enqueueJob(
-        tx,
-        MAIL_JOB,
-        { contractId: c.id },
-        {
-          singletonKey: `${MAIL_JOB}:${c.id}`,
-          maxAttempts: 6,
-          runAt: signedAt,
-        },
-      );
-      return r;
-    });
-  } catch (err) {
-    await deps.files.remove(key);
-    throw err;
-  }
-  deps.wakeRunner();
-  if (queued) await deps.conv.outbox.committed([queued]);
-  if (row) await publish(ctx, row);
-  return { signedSha256 };
 }
 
 /** The evidence rows of a contract, oldest first (tests and the admins' audit). */
