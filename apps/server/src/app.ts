@@ -285,7 +285,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     conv,
     clock: opts.clock ?? realClock,
     wakeRunner: () => jobs.wake(),
-    files: new contracts.ContractFiles(config.dataDir),
+    files: contracts.contractFiles(config.dataDir),
     branding,
   };
   jobs.register<{ contractId: number }>(contracts.GENERATE_JOB, (p) => contracts.runGenerate(contractDeps, p.contractId));

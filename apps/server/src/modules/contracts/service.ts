@@ -1,6 +1,4 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
   type ContractCreateBody,
@@ -19,7 +17,7 @@ import type { DbOrTx } from "../../db/client.js";
 import { contractEvidence, contracts, contractTemplates, contractTokens, tickets } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
 import { erpAddress, MAIL_SETTING_KEYS, mailConfigured, sendMail } from "../../lib/mail.js";
-import { MEDIA_KEY } from "../../lib/media.js";
+import { FileStore } from "../../lib/media.js";
 import type { Clock } from "../../lib/pace.js";
 import { addLocalDays, parseLocalDateTime } from "../../lib/zoned-time.js";
 import { enqueueJob } from "../../jobs/runner.js";
@@ -44,30 +42,14 @@ export interface ContractDeps {
   clock: Clock;
   /** the job runner looks for due jobs now (something was queued) */
   wakeRunner: () => void;
-  files: ContractFiles;
+  files: FileStore;
   /** the e-mail images (logo, background, watermark) uploaded on the settings screen */
   branding: { read(name: string): Promise<Buffer | undefined> };
 }
 
-/** Contract PDFs under DATA_DIR/contracts, named by 128 random bits; served only through the checked routes. */
-export class ContractFiles {
-  readonly dir: string;
-  constructor(dataDir: string) {
-    this.dir = join(dataDir, "contracts");
-    mkdirSync(this.dir, { recursive: true });
-  }
-  async write(data: Buffer): Promise<string> {
-    const key = `${randomBytes(16).toString("hex")}.pdf`;
-    await writeFile(join(this.dir, key), data, { mode: 0o600 });
-    return key;
-  }
-  async read(key: string): Promise<Buffer | undefined> {
-    if (!MEDIA_KEY.test(key)) return undefined;
-    return readFile(join(this.dir, key)).catch(() => undefined);
-  }
-  async remove(key: string | null | undefined): Promise<void> {
-    if (key && MEDIA_KEY.test(key)) await unlink(join(this.dir, key)).catch(() => undefined);
-  }
+/** Contract PDFs under DATA_DIR/contracts: served only through the checked routes, never at /media. */
+export function contractFiles(dataDir: string): FileStore {
+  return new FileStore(join(dataDir, "contracts"));
 }
 
 export const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
@@ -274,7 +256,7 @@ export async function runGenerate(deps: ContractDeps, contractId: number): Promi
     images,
     createdAt: new Date(c.createdAt),
   });
-  const key = await deps.files.write(pdf);
+  const key = await deps.files.put(pdf, "pdf");
   const ticket = await loadTicket(ctx.db, c.ticketId);
   const { token, hash } = newSigningToken();
   const link = `${c.linkBase.replace(/\/+$/, "")}/assinar/${token}`;

@@ -142,7 +142,7 @@ export async function acceptSigning(
     witnesses: witnessesOf(s),
   });
   const signedSha256 = sha256(signed);
-  const key = await deps.files.write(signed);
+  const key = await deps.files.put(signed, "pdf");
   let queued: Queued | undefined;
   let row: ContractRow | undefined;
   try {
