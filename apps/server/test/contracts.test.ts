@@ -395,6 +395,29 @@ describe("signing", () => {
     expect(r.json().error).toBe("ERR_SIGNING_LINK_INVALID");
   });
 
+  it("the confirmation fills its variables as the contract does: {link} is the signing link, {titulo}, {telefone}, {cpf}", async () => {
+    await setSetting("msgConfirmacaoAssinatura", "Contrato assinado: {link} · {titulo} · {telefone} · {cpf}");
+    try {
+      const { token } = await sentContract();
+      const ok = await post(token, "/aceite", {
+        cpf5: "52998",
+        nome: "Maria da Silva Souza",
+        aceito: true,
+        documentoSha256: await docHash(token),
+      });
+      expect(ok.statusCode, ok.body).toBe(200);
+      await drain();
+      const last = (await phoneOf(sim, NUMBER)).filter((m) => m.fromMe && m.body?.startsWith("Contrato assinado:")).at(-1);
+      expect(last?.body).toMatch(
+        new RegExp(
+          `^Contrato assinado: https?://[^ ]+/assinar/${token} · Contrato de Prestação de Serviços de Internet · ${NUMBER} · 529\\.982\\.247-25$`,
+        ),
+      );
+    } finally {
+      await setSetting("msgConfirmacaoAssinatura", "Recebemos a sua assinatura, {nome}!");
+    }
+  });
+
   it("an unknown token is refused", async () => {
     expect((await t.app.inject({ method: "GET", url: "/assinar/naoexisteessetokenaquinao123" })).statusCode).toBe(410);
   });

@@ -7,7 +7,10 @@ import {
   contractCreateBody,
   contractsQuery,
   cpfDigits,
-  fillTemplate,
+  type ContractValues,
+  contractDate,
+  fillContract,
+  witnessesFromSettings,
   formatCpf,
   SIGNING_LINK_DAYS,
 } from "@balcao/contract";
@@ -93,37 +96,29 @@ export async function publish(ctx: AppContext, row: ContractRow) {
 
 export const WITNESS_KEYS = ["contrato_nome1", "contrato_cpf1", "contrato_nome2", "contrato_cpf2"] as const;
 
-export function witnessesOf(s: Record<(typeof WITNESS_KEYS)[number], string>) {
-  return [
-    { nome: s.contrato_nome1.trim(), cpf: formatCpf(s.contrato_cpf1.trim()) },
-    { nome: s.contrato_nome2.trim(), cpf: formatCpf(s.contrato_cpf2.trim()) },
-  ].filter((w) => w.nome);
-}
+export const witnessesOf = witnessesFromSettings;
 
-/** The values a template's variables take for a contract. */
-export function variablesFor(
-  c: { nome: string; cpf: string; email: string; telefone: string; campos: Record<string, string> },
-  witnesses: { nome: string; cpf: string }[],
-  date: string,
-): Record<string, string> {
-  // a field left empty prints a blank line to fill by hand, not nothing
-  const blank = "________________";
-  const campos = Object.fromEntries(Object.entries(c.campos).map(([k, v]) => [k, v.trim() || blank]));
+/** The values a stored contract's variables take (its date: the day it was created, in the product's time zone). */
+export function valuesOf(
+  c: ContractRow,
+  s: Record<(typeof WITNESS_KEYS)[number] | "timezone", string>,
+  extra: { titulo?: string; link?: string } = {},
+): ContractValues {
+  let campos: Record<string, string> = {};
+  try {
+    campos = JSON.parse(c.campos ?? "{}");
+  } catch {
+    // an unreadable row keeps its blanks
+  }
   return {
-    endereco: blank,
-    plano: blank,
-    valor: blank,
-    empresa: blank,
-    ...campos,
     nome: c.nome,
-    cpf: formatCpf(c.cpf),
+    cpf: c.cpf,
     email: c.email,
     telefone: c.telefone,
-    data: date,
-    testemunha1_nome: witnesses[0]?.nome ?? "",
-    testemunha1_cpf: witnesses[0]?.cpf ?? "",
-    testemunha2_nome: witnesses[1]?.nome ?? "",
-    testemunha2_cpf: witnesses[1]?.cpf ?? "",
+    campos,
+    witnesses: witnessesOf(s),
+    data: contractDate(new Date(c.createdAt), s.timezone || "America/Sao_Paulo"),
+    ...extra,
   };
 }
 
@@ -158,13 +153,17 @@ export async function createContract(
   const settings = await getSettingValues(ctx.db, [...WITNESS_KEYS, "timezone"]);
   const timeZone = settings.timezone || "America/Sao_Paulo";
   const now = new Date(deps.clock.now());
-  const date = new Intl.DateTimeFormat("pt-BR", { timeZone, day: "numeric", month: "long", year: "numeric" }).format(now);
   const telefone = ticket.contact.number ?? ticket.contact.lid ?? "";
   const campos = Object.fromEntries(Object.entries(body.campos ?? {}).map(([k, v]) => [k.trim(), v.trim()]));
-  const texto = fillTemplate(
-    template.corpo,
-    variablesFor({ nome: body.nome, cpf: body.cpf, email: body.email ?? "", telefone, campos }, witnessesOf(settings), date),
-  );
+  const texto = fillContract(template.corpo, {
+    nome: body.nome,
+    cpf: body.cpf,
+    email: body.email ?? "",
+    telefone,
+    campos,
+    witnesses: witnessesOf(settings),
+    data: contractDate(now, timeZone),
+  });
   const row = await ctx.db.transaction(async (tx) => {
     const [r] = await tx
       .insert(contracts)
@@ -211,17 +210,18 @@ async function imageOfSetting(deps: ContractDeps, value: string): Promise<Buffer
 
 const DEFAULT_SEND_MESSAGE =
   "Olá, {nome}! Segue o seu contrato ({titulo}) para assinatura eletrônica: {link}\nO link é pessoal e vale por 7 dias.";
-const DEFAULT_CONFIRMATION = "Contrato assinado com sucesso, {nome}! Obrigado. Uma cópia assinada foi enviada para o seu e-mail.";
+const DEFAULT_CONFIRMATION = "Contrato assinado com sucesso, {nome}! Obrigado. A sua cópia assinada: {link}";
 
 /** The message with the link: `{link}` (or `{url}`) where the template says, otherwise at the end. */
-export function sendMessageText(template: string, vars: { nome: string; titulo: string; link: string }): string {
+export function sendMessageText(template: string, v: ContractValues & { link: string }): string {
   const t = template.trim() || DEFAULT_SEND_MESSAGE;
-  const filled = fillTemplate(t, { ...vars, url: vars.link });
-  return /\{(link|url)\}/i.test(t) ? filled : `${filled}\n${vars.link}`;
+  const filled = fillContract(t, v);
+  return /\{(link|url)\}/i.test(t) ? filled : `${filled}\n${v.link}`;
 }
 
-export function confirmationText(template: string, vars: { nome: string; titulo: string }): string {
-  return fillTemplate(template.trim() || DEFAULT_CONFIRMATION, vars);
+/** The confirmation after signing; `{link}` is the signing link, where the signed copy stays available while it lives. */
+export function confirmationText(template: string, v: ContractValues & { link: string }): string {
+  return fillContract(template.trim() || DEFAULT_CONFIRMATION, v);
 }
 
 export function newSigningToken(): { token: string; hash: string } {
@@ -240,7 +240,14 @@ export async function runGenerate(deps: ContractDeps, contractId: number): Promi
   const [c] = await ctx.db.select().from(contracts).where(eq(contracts.id, contractId));
   if (!c || c.sentMessageId !== null || c.sentAt !== null) return;
   if (c.ticketId === null) throw new Error("the contract's ticket was deleted");
-  const s = await getSettingValues(ctx.db, [...WITNESS_KEYS, "mail_logo", "mail_fundo_contrato", "mail_marca_agua", "msgEnvioContrato"]);
+  const s = await getSettingValues(ctx.db, [
+    ...WITNESS_KEYS,
+    "timezone",
+    "mail_logo",
+    "mail_fundo_contrato",
+    "mail_marca_agua",
+    "msgEnvioContrato",
+  ]);
   const images: PdfImages = {
     logo: await imageOfSetting(deps, s.mail_logo),
     fundo: await imageOfSetting(deps, s.mail_fundo_contrato),
@@ -268,7 +275,7 @@ export async function runGenerate(deps: ContractDeps, contractId: number): Promi
     await tx
       .insert(contractTokens)
       .values({ tokenHash: hash, contractId, expiresAt: new Date(now.getTime() + SIGNING_LINK_DAYS * 86_400_000) });
-    const body = sendMessageText(s.msgEnvioContrato, { nome: cur.nome, titulo: cur.titulo, link });
+    const body = sendMessageText(s.msgEnvioContrato, { ...valuesOf(cur, s), titulo: cur.titulo, link });
     const q = await enqueueMessage(tx, {
       ticket: { id: ticket.id, whatsappId: ticket.whatsappId, contact: ticket.contact },
       source: "bot",

@@ -18,6 +18,7 @@ import {
   publish,
   sha256,
   WITNESS_KEYS,
+  valuesOf,
   witnessesOf,
 } from "./service.js";
 
@@ -173,7 +174,8 @@ export async function acceptSigning(
       if (c.ticketId !== null) {
         const ticket = await loadTicket(tx, c.ticketId).catch(() => undefined);
         if (ticket && ticket.whatsappId !== null) {
-          const body = confirmationText(s.msgConfirmacaoAssinatura, { nome: c.nome, titulo: c.titulo });
+          const link = `${c.linkBase.replace(/\/+$/, "")}/assinar/${token}`;
+          const body = confirmationText(s.msgConfirmacaoAssinatura, { ...valuesOf(c, s), titulo: c.titulo, link });
           const q = await enqueueMessage(tx, {
             ticket: { id: ticket.id, whatsappId: ticket.whatsappId, contact: ticket.contact },
             source: "bot",
