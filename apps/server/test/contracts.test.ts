@@ -23,6 +23,7 @@ import {
   socketFor,
 } from "./conversation-kit.js";
 import { fakeClock } from "./fake-clock.js";
+import { pdfLayoutText, pdfPages } from "./poppler.js";
 import { bearer, createTestApp, type TestApp } from "./helpers.js";
 
 /**
@@ -260,6 +261,86 @@ describe("sending a contract from a ticket", () => {
     expect(theirs.body.items.map((i: { id: number }) => i.id)).not.toContain(id);
     const admins = await api(t, t.adminToken, "GET", "/api/contratos?limit=1000");
     expect(admins.body.items.map((i: { id: number }) => i.id)).toContain(id);
+  });
+});
+
+/** The contract's file and its filled text, as stored. */
+async function contractPdf(id: number): Promise<{ pdf: Buffer; texto: string }> {
+  const file = await t.app.inject({ method: "GET", url: `/api/contratos/${id}/arquivo?original=1`, headers: bearer(agent.token) });
+  expect(file.statusCode).toBe(200);
+  const { rows } = await t.ctx.db.execute(sql`select texto from contracts where id = ${id}`);
+  return { pdf: file.rawPayload, texto: (rows[0] as { texto: string }).texto };
+}
+
+const words = (s: string) => s.replace(/\s+/g, " ").trim();
+
+/** Every non-empty line of the template's text starts a line of the PDF, and reads whole (wrapped only at spaces). */
+function expectLaidOut(layout: string, texto: string) {
+  const lines = layout.split(/\n|\f/).map((l) => l.trim());
+  // the page footers interrupt a paragraph that crosses a page
+  const flat = words(lines.filter((l) => !/^Contrato nº \d+ · página \d+ de \d+$/.test(l)).join("\n"));
+  for (const para of texto
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)) {
+    const start = para.split(" ").slice(0, 3).join(" ");
+    expect(
+      lines.some((l) => l.startsWith(start)),
+      `a line starts with "${start}"`,
+    ).toBe(true);
+    expect(flat).toContain(words(para));
+  }
+}
+
+describe("the contract's PDF as a reader sees it (pdftotext -layout)", () => {
+  it("lays out paragraphs and lines: each starts a line, no '?' where the template breaks", async () => {
+    const { id } = await sentContract();
+    const { pdf, texto } = await contractPdf(id);
+    const layout = await pdfLayoutText(pdf);
+    expectLaidOut(layout, texto);
+    expect(layout).not.toContain("?");
+    const lines = layout.split("\n").map((l) => l.trim());
+    // the title line ends where the template's line ends; the witnesses each on their own line
+    expect(lines).toContain("CONTRATO DE PRESTAÇÃO DE SERVIÇOS DE ACESSO À INTERNET");
+    const w = lines.indexOf("Testemunhas:");
+    expect(w).toBeGreaterThan(0);
+    expect(lines.slice(w + 1, w + 3)).toEqual(["Carlos Testemunha — CPF 111.444.777-35", "Dora Testemunha — CPF 123.456.789-09"]);
+  });
+
+  it("a long contract wraps to the page's width and breaks pages, every paragraph whole", async () => {
+    const para = (i: number) =>
+      `${i}. CLÁUSULA ${i}. ${"O CONTRATANTE declara ter lido e compreendido as condições desta cláusula, que vale para o plano {plano}. ".repeat(4)}`;
+    const corpo = Array.from({ length: 40 }, (_, i) => para(i + 1)).join("\n\n");
+    const tpl = await api(t, t.adminToken, "POST", "/api/contratos/modelos", { titulo: "Contrato longo", corpo });
+    expect(tpl.status).toBe(200);
+    try {
+      const r = await send({ modeloId: tpl.body.id });
+      await drain();
+      const { pdf, texto } = await contractPdf(r.body.id);
+      const pages = await pdfPages(pdf);
+      expect(pages).toBeGreaterThanOrEqual(3);
+      const layout = await pdfLayoutText(pdf);
+      expectLaidOut(layout, texto);
+      expect(layout).not.toContain("?");
+      expect(layout).toContain(`página ${pages} de ${pages}`);
+      // wrapped: no line is longer than the page holds (A4 less the margins: about 100 characters of 10.5 pt Helvetica)
+      const longest = Math.max(...layout.split("\n").map((l) => l.trim().length));
+      expect(longest).toBeLessThan(110);
+    } finally {
+      await api(t, t.adminToken, "DELETE", `/api/contratos/modelos/${tpl.body.id}`);
+    }
+  });
+
+  it("a customer's name outside the standard fonts' characters: the PDF is made, with plain letters for the missing ones", async () => {
+    const r = await send({ nome: "Nguyễn Thị Łucja 🌸" });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    await drain();
+    const item = await api(t, agent.token, "GET", `/api/contratos/${r.body.id}`);
+    expect(item.body.caminho).not.toBeNull();
+    const { pdf } = await contractPdf(r.body.id);
+    expect(await pdfPages(pdf)).toBeGreaterThanOrEqual(1);
+    const layout = await pdfLayoutText(pdf);
+    expect(layout).toContain("CONTRATANTE: Nguyên Thi Lucja ?, inscrito(a)");
   });
 });
 
