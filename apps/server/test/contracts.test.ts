@@ -109,7 +109,9 @@ async function sentContract(): Promise<{ id: number; token: string }> {
   return { id: r.body.id, token: linkIn(mine[0].body ?? "") };
 }
 
-const docHash = async (token: string) => sha((await t.app.inject({ method: "GET", url: `/assinar/${token}/documento.pdf` })).rawPayload);
+/** The document behind the CPF check, as the page fetches it. */
+const document = (token: string, cpf5 = "52998") => t.app.inject({ method: "POST", url: `/assinar/${token}/documento`, payload: { cpf5 } });
+const docHash = async (token: string) => sha((await document(token)).rawPayload);
 const post = (token: string, path: string, payload: unknown) =>
   t.app.inject({
     method: "POST",
@@ -344,6 +346,15 @@ describe("the contract's PDF as a reader sees it (pdftotext -layout)", () => {
   });
 });
 
+/** A customer-facing answer: a page in Portuguese with its status, never the API's JSON. */
+function expectPage(r: { statusCode: number; headers: Record<string, unknown>; body: string }, status: number, title: string) {
+  expect(r.statusCode).toBe(status);
+  expect(String(r.headers["content-type"])).toContain("text/html");
+  expect(r.body).toContain('<html lang="pt-BR">');
+  expect(r.body).toContain(`<h1>${title}</h1>`);
+  expect(r.body).not.toContain('"error"');
+}
+
 describe("signing", () => {
   it("refuses a wrong CPF, a tampered document, a wrong name; signs once; the signed PDF's SHA-256 is the evidence's; confirmation and e-mail go out once", async () => {
     const url = await listen(t);
@@ -382,10 +393,13 @@ describe("signing", () => {
       const signedSha = ok.json().assinadoSha256 as string;
       await heard.waitFor((p) => p.action === "update" && p.contract?.id === id && p.contract.status === "Assinado");
 
-      // reused link: refused, the page says so
+      // a used link signs nothing more; its page gives the signed copy behind the CPF check while it lives
       expect((await post(token, "/aceite", accept)).statusCode).toBe(410);
-      expect((await t.app.inject({ method: "GET", url: `/assinar/${token}` })).statusCode).toBe(410);
-      expect((await t.app.inject({ method: "GET", url: `/assinar/${token}/documento.pdf` })).statusCode).toBe(410);
+      const after = await t.app.inject({ method: "GET", url: `/assinar/${token}` });
+      expect(after.statusCode).toBe(200);
+      expect(after.body).toContain("Contrato assinado em");
+      expect(after.body).not.toContain("Li e aceito");
+      expect(sha((await document(token)).rawPayload)).toBe(signedSha);
 
       // the signed file: its SHA-256 is the one recorded, with the evidence page
       const file = await t.app.inject({ method: "GET", url: `/api/contratos/${id}/arquivo`, headers: bearer(agent.token) });
@@ -429,6 +443,60 @@ describe("signing", () => {
     }
   });
 
+  it("the page shows the document only after the CPF check: no CPF, no text, no PDF before it", async () => {
+    const { token } = await sentContract();
+    const page = await t.app.inject({ method: "GET", url: `/assinar/${token}` });
+    expect(page.statusCode).toBe(200);
+    for (const cpf of ["529.982.247-25", "52998224725", "247-25"]) expect(page.body).not.toContain(cpf);
+    expect(page.body).not.toContain("CONTRATANTE");
+    expect(page.body).toContain("Maria da Silva Souza");
+    // the PDF's address answers a page that says to confirm the CPF, not the file
+    const direct = await t.app.inject({ method: "GET", url: `/assinar/${token}/documento.pdf` });
+    expect(direct.statusCode).toBe(403);
+    expect(direct.headers["content-type"]).toContain("text/html");
+    expect(direct.body).toContain("Confirme o seu CPF");
+    // a wrong CPF gets no document and counts as a try
+    const wrong = await document(token, "11111");
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({ error: "ERR_SIGNING_CPF_MISMATCH", fields: { cpf5: ["4 tentativa(s) restante(s)"] } });
+    const checked = await post(token, "/cpf", { cpf5: "52998" });
+    expect(checked.json()).toMatchObject({ ok: true, restantes: 4 });
+    expect(checked.json().texto).toContain("CONTRATANTE: Maria da Silva Souza, inscrito(a) no CPF sob o nº 529.982.247-25");
+    const pdf = await document(token);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers["content-type"]).toBe("application/pdf");
+    expect(await pdfLayoutText(pdf.rawPayload)).toContain("529.982.247-25");
+  });
+
+  it("one count of tries left: the page after a wrong CPF says 4, once", async () => {
+    const { token } = await sentContract();
+    expect((await t.app.inject({ method: "GET", url: `/assinar/${token}` })).body.match(/tentativa\(s\)/g)).toHaveLength(1);
+    await post(token, "/cpf", { cpf5: "11111" });
+    const page = (await t.app.inject({ method: "GET", url: `/assinar/${token}` })).body;
+    expect(page.match(/tentativa\(s\)/g)).toHaveLength(1);
+    expect(page).toContain("4 tentativa(s) restante(s).");
+    expect(page).not.toContain("Restam");
+  });
+
+  it("promises the signed copy by e-mail only when it will be sent (an address and a mail server)", async () => {
+    const mailed = await sentContract();
+    expect((await t.app.inject({ method: "GET", url: `/assinar/${mailed.token}` })).body).toContain("uma cópia assinada no seu e-mail");
+    const before = (await phoneOf(sim, NUMBER)).length;
+    const r = await send({ email: "" });
+    await drain();
+    const link = (await phoneOf(sim, NUMBER)).slice(before).find((m) => m.fromMe && /\/assinar\//.test(m.body ?? ""));
+    const noMail = await t.app.inject({ method: "GET", url: `/assinar/${linkIn(link?.body ?? "")}` });
+    expect(r.status).toBe(200);
+    expect(noMail.body).not.toContain("e-mail");
+    expect(noMail.body).toContain("Baixe a sua cópia assinada");
+    await setSetting("mail_host", "");
+    try {
+      expect((await t.app.inject({ method: "GET", url: `/assinar/${mailed.token}` })).body).not.toContain("e-mail");
+    } finally {
+      await setSetting("mail_host", "127.0.0.1");
+    }
+  });
+
   it("two acceptances of one link at once: one signs, the other is refused; one confirmation", async () => {
     const { id, token } = await sentContract();
     const hash = await docHash(token);
@@ -463,14 +531,16 @@ describe("signing", () => {
     for (let i = 0; i < 5; i++) answers.push((await post(token, "/cpf", { cpf5: "00000" })).statusCode);
     expect(answers).toEqual([400, 400, 400, 400, 423]);
     expect((await post(token, "/cpf", { cpf5: "52998" })).statusCode).toBe(423);
-    expect((await t.app.inject({ method: "GET", url: `/assinar/${token}` })).statusCode).toBe(423);
+    expectPage(await t.app.inject({ method: "GET", url: `/assinar/${token}` }), 423, "Link bloqueado");
+    expectPage(await t.app.inject({ method: "GET", url: `/assinar/${token}/documento.pdf` }), 423, "Link bloqueado");
   });
 
   it("refuses an expired link (7 days)", async () => {
     const { token } = await sentContract();
     const hash = await docHash(token);
     fake.advance(7 * 86_400_000 + 60_000);
-    expect((await t.app.inject({ method: "GET", url: `/assinar/${token}` })).statusCode).toBe(410);
+    expectPage(await t.app.inject({ method: "GET", url: `/assinar/${token}` }), 410, "Link indisponível");
+    expectPage(await t.app.inject({ method: "GET", url: `/assinar/${token}/documento.pdf` }), 410, "Link indisponível");
     const r = await post(token, "/aceite", { cpf5: "52998", nome: "Maria da Silva Souza", aceito: true, documentoSha256: hash });
     expect(r.statusCode).toBe(410);
     expect(r.json().error).toBe("ERR_SIGNING_LINK_INVALID");
@@ -499,8 +569,11 @@ describe("signing", () => {
     }
   });
 
-  it("an unknown token is refused", async () => {
-    expect((await t.app.inject({ method: "GET", url: "/assinar/naoexisteessetokenaquinao123" })).statusCode).toBe(410);
+  it("an unknown or malformed token gets the page in Portuguese, the PDF's address too", async () => {
+    for (const token of ["naoexisteessetokenaquinao123", "x".repeat(90), "curto", "com%20espa%C3%A7o"]) {
+      expectPage(await t.app.inject({ method: "GET", url: `/assinar/${token}` }), 410, "Link indisponível");
+      expectPage(await t.app.inject({ method: "GET", url: `/assinar/${token}/documento.pdf` }), 410, "Link indisponível");
+    }
   });
 });
 

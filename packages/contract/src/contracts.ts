@@ -137,7 +137,13 @@ export const signingAcceptBody = z.object({
     .trim()
     .regex(/^[a-f0-9]{64}$/i),
 });
-export const signingAnswer = z.object({ ok: z.boolean(), restantes: z.number().optional(), assinadoSha256: z.string().optional() });
+export const signingAnswer = z.object({
+  ok: z.boolean(),
+  restantes: z.number().optional(),
+  /** the contract's text, answered once the CPF is confirmed (the page shows the document only then) */
+  texto: z.string().optional(),
+  assinadoSha256: z.string().optional(),
+});
 
 /** `contract` socket event: a contract was created, generated, signed or deleted. */
 export type ContractEvent = { action: "update"; contract: ContractItem } | { action: "delete"; id: number };

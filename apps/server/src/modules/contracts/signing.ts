@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.js";
 import { contractEvidence, contracts, contractTokens } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
+import { MAIL_SETTING_KEYS, mailConfigured } from "../../lib/mail.js";
 import { enqueueJob } from "../../jobs/runner.js";
 import { enqueueMessage } from "../outbox/enqueue.js";
 import type { Queued } from "../outbox/deps.js";
@@ -32,26 +33,36 @@ export interface SigningMeta {
   userAgent: string;
 }
 
-/** The link's row and its contract, or ERR_SIGNING_LINK_INVALID (unknown, used, expired) / ERR_SIGNING_LOCKED. */
-async function linkOf(deps: ContractDeps, token: string, db: DbOrTx = deps.conv.ctx.db, lock = false) {
+/**
+ * The link's row and its contract, or ERR_SIGNING_LINK_INVALID (unknown, expired, used) /
+ * ERR_SIGNING_LOCKED. With `signed`, a used link of a signed contract still answers (until it
+ * expires): the customer reads the signed copy there.
+ */
+async function linkOf(deps: ContractDeps, token: string, opts: { db?: DbOrTx; lock?: boolean; signed?: boolean } = {}) {
+  const db = opts.db ?? deps.conv.ctx.db;
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw new AppError("ERR_SIGNING_LINK_INVALID");
   const q = db
     .select()
     .from(contractTokens)
     .where(eq(contractTokens.tokenHash, sha256(token)));
-  const [t] = lock ? await q.for("update") : await q;
-  if (!t || t.usedAt !== null || t.expiresAt.getTime() <= deps.clock.now()) throw new AppError("ERR_SIGNING_LINK_INVALID");
+  const [t] = opts.lock ? await q.for("update") : await q;
+  if (!t || t.expiresAt.getTime() <= deps.clock.now()) throw new AppError("ERR_SIGNING_LINK_INVALID");
   if (t.cpfTries >= SIGNING_CPF_TRIES) throw new AppError("ERR_SIGNING_LOCKED");
   const [c] = await db.select().from(contracts).where(eq(contracts.id, t.contractId));
-  if (!c?.fileKey || c.status === "Assinado") throw new AppError("ERR_SIGNING_LINK_INVALID");
-  return { t, c };
+  if (!c?.fileKey) throw new AppError("ERR_SIGNING_LINK_INVALID");
+  const signed = t.usedAt !== null || c.status === "Assinado";
+  if (signed && !(opts.signed && c.signedKey)) throw new AppError("ERR_SIGNING_LINK_INVALID");
+  return { t, c, signed };
 }
 
-/** What the signing page shows; the first view is recorded as evidence. */
+/**
+ * What the signing page shows before the CPF check (the title and the customer's name; the
+ * document and its text only after it); the first view is recorded as evidence.
+ */
 export async function openSigning(deps: ContractDeps, token: string, meta: SigningMeta) {
   const { ctx } = deps.conv;
-  const { t, c } = await linkOf(deps, token);
-  if (!t.firstViewAt) {
+  const { t, c, signed } = await linkOf(deps, token, { signed: true });
+  if (!t.firstViewAt && !signed) {
     const now = new Date(deps.clock.now());
     await ctx.db.transaction(async (tx) => {
       const { rows } = await tx.execute(
@@ -61,26 +72,40 @@ export async function openSigning(deps: ContractDeps, token: string, meta: Signi
         await tx.insert(contractEvidence).values({ contractId: c.id, event: "view", at: now, ip: meta.ip, userAgent: meta.userAgent });
     });
   }
-  return { titulo: c.titulo, texto: c.texto, nome: c.nome, fileSha256: c.fileSha256 ?? "", triesLeft: SIGNING_CPF_TRIES - t.cpfTries };
+  const s = await getSettingValues(ctx.db, [...MAIL_SETTING_KEYS, "timezone"]);
+  return {
+    titulo: c.titulo,
+    nome: c.nome,
+    fileSha256: c.fileSha256 ?? "",
+    triesLeft: SIGNING_CPF_TRIES - t.cpfTries,
+    signed,
+    signedAt: signed && c.signedAt ? signedOn(c.signedAt, s.timezone || "America/Sao_Paulo") : "",
+    // the mail job sends the copy only to a customer with an address, through a configured server
+    mailCopy: c.email.trim() !== "" && mailConfigured(s),
+  };
 }
 
-/** The PDF the signing page shows (only while the link is valid). */
-export async function signingDocument(deps: ContractDeps, token: string): Promise<Buffer> {
-  const { c } = await linkOf(deps, token);
-  const data = c.fileKey ? await deps.files.read(c.fileKey) : undefined;
-  if (!data) throw new AppError("ERR_NOT_FOUND");
-  return data;
-}
+const signedOn = (d: Date, timeZone: string) =>
+  new Intl.DateTimeFormat("pt-BR", { timeZone, dateStyle: "short", timeStyle: "short" }).format(d);
+
+/** The tries left, as the page shows them. */
+export const triesText = (n: number) => `${n} tentativa(s) restante(s)`;
 
 /**
  * The first five CPF digits: a wrong answer counts (in its own commit), the fifth locks the link.
- * Answers the tries left.
+ * Answers the tries left and the contract's text (shown only after the check).
  */
-export async function checkCpf(deps: ContractDeps, token: string, cpf5: string, meta: SigningMeta): Promise<number> {
+export async function checkCpf(
+  deps: ContractDeps,
+  token: string,
+  cpf5: string,
+  meta: SigningMeta,
+  opts: { signed?: boolean } = {},
+): Promise<{ restantes: number; texto: string; signed: boolean; c: ContractRow }> {
   const { ctx } = deps.conv;
-  const { t, c } = await linkOf(deps, token);
+  const { t, c, signed } = await linkOf(deps, token, opts);
   const now = new Date(deps.clock.now());
-  if (c.cpf.slice(0, 5) === cpf5) return SIGNING_CPF_TRIES - t.cpfTries;
+  if (c.cpf.slice(0, 5) === cpf5) return { restantes: SIGNING_CPF_TRIES - t.cpfTries, texto: c.texto, signed, c };
   const tries = await ctx.db.transaction(async (tx) => {
     const [u] = await tx
       .update(contractTokens)
@@ -91,7 +116,29 @@ export async function checkCpf(deps: ContractDeps, token: string, cpf5: string, 
     return u.tries;
   });
   if (tries >= SIGNING_CPF_TRIES) throw new AppError("ERR_SIGNING_LOCKED");
-  throw new AppError("ERR_SIGNING_CPF_MISMATCH", 400, { cpf5: [`Restam ${SIGNING_CPF_TRIES - tries} tentativa(s)`] });
+  throw new AppError("ERR_SIGNING_CPF_MISMATCH", 400, { cpf5: [triesText(SIGNING_CPF_TRIES - tries)] });
+}
+
+/**
+ * The PDF behind the CPF check: the document to sign, or the signed copy once signed (while the
+ * link lives). A wrong CPF counts as on the check.
+ */
+export async function signingDocument(
+  deps: ContractDeps,
+  token: string,
+  cpf5: string,
+  meta: SigningMeta,
+): Promise<{ data: Buffer; signed: boolean }> {
+  const { c, signed } = await checkCpf(deps, token, cpf5, meta, { signed: true });
+  const key = signed ? c.signedKey : c.fileKey;
+  const data = key ? await deps.files.read(key) : undefined;
+  if (!data) throw new AppError("ERR_NOT_FOUND");
+  return { data, signed };
+}
+
+/** The link as the customer's page sees it (for the old GET of the PDF): valid, or the error that says why not. */
+export async function signingState(deps: ContractDeps, token: string): Promise<void> {
+  await linkOf(deps, token, { signed: true });
 }
 
 /** Names compared without case, accents and extra spaces. */
@@ -148,7 +195,7 @@ export async function acceptSigning(
   let row: ContractRow | undefined;
   try {
     row = await ctx.db.transaction(async (tx) => {
-      await linkOf(deps, token, tx, true);
+      await linkOf(deps, token, { db: tx, lock: true });
       await tx.update(contractTokens).set({ usedAt: signedAt }).where(eq(contractTokens.tokenHash, t.tokenHash));
       await tx.insert(contractEvidence).values({
         contractId: c.id,
