@@ -50,3 +50,18 @@ describe("the 'Novo Contrato' preview", () => {
     expect(fillContract("{link}", previewValues(form))).toBe("{link}");
   });
 });
+
+describe("the status chip", () => {
+  it("reads 'Não assinado' (the API keeps the spec's 'Nao assinado'), in English and Spanish too", async () => {
+    const { default: i18n, i18nReady, setLanguage } = await import("../../locales");
+    await import("./i18n");
+    await i18nReady;
+    const label = async (lng: "pt-BR" | "en" | "es") => {
+      await setLanguage(lng);
+      return i18n.t("contracts.statuses.Nao assinado");
+    };
+    expect(await label("en")).toBe("Not signed");
+    expect(await label("es")).toBe("No firmado");
+    expect(await label("pt-BR")).toBe("Não assinado");
+  });
+});
