@@ -108,7 +108,7 @@ test("a contract sent from the chat is signed by the customer on the phone and s
   await customerPage.getByText("Confirme os 5 primeiros dígitos do seu CPF").waitFor();
   // nothing of the document before the check: its CPF is printed in it
   assert.equal(await customerPage.locator("#doc").isVisible(), false);
-  assert.doesNotMatch(await customerPage.locator("body").innerText(), /529\.982|52998/);
+  assert.doesNotMatch(await customerPage.locator("main").textContent(), /529\.982|52998/);
   await customerPage.getByText("5 tentativa(s) restante(s).").waitFor();
   await shot(customerPage, "contracts-signing-375-light");
   // a wrong CPF is refused; one count of the tries left
@@ -150,7 +150,7 @@ test("a contract sent from the chat is signed by the customer on the phone and s
   const direct = await customerPage.goto(`${link}/documento.pdf`);
   assert.equal(direct?.status(), 403);
   await customerPage.getByRole("heading", { name: "Confirme o seu CPF" }).waitFor();
-  assert.doesNotMatch(await customerPage.locator("body").innerText(), /ERR_|"error"/);
+  assert.doesNotMatch(await customerPage.locator("main").textContent(), /ERR_|"error"/);
   await shot(customerPage, "contracts-cpf-first-375-light");
   await phone.close();
   await admPage.context().close();
