@@ -333,8 +333,8 @@ describe("the contract's PDF as a reader sees it (pdftotext -layout)", () => {
     }
   });
 
-  it("a customer's name outside the standard fonts' characters: the PDF is made, with plain letters for the missing ones", async () => {
-    const r = await send({ nome: "Nguyễn Thị Łucja 🌸" });
+  it("a customer's name outside the standard fonts' characters: the PDF is made, plain letters for the missing ones, emoji left out, '?' for the rest", async () => {
+    const r = await send({ nome: "Nguyễn Thị Łucja 🌸 张" });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     await drain();
     const item = await api(t, agent.token, "GET", `/api/contratos/${r.body.id}`);
@@ -343,6 +343,7 @@ describe("the contract's PDF as a reader sees it (pdftotext -layout)", () => {
     expect(await pdfPages(pdf)).toBeGreaterThanOrEqual(1);
     const layout = await pdfLayoutText(pdf);
     expect(layout).toContain("CONTRATANTE: Nguyên Thi Lucja ?, inscrito(a)");
+    expect(layout).toContain("CONTRATANTE: Nguyên Thi Lucja ?\n");
   });
 });
 

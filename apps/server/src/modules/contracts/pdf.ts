@@ -6,7 +6,8 @@ import { type PDFFont, PDFDocument, type PDFImage, type PDFPage, rgb, StandardFo
  * signature block with the witnesses), and, once signed, the same file with an evidence page
  * appended (reference e-signature.md §3, §5). Each line of the text starts a line of the page,
  * long ones wrap to the width, pages break at the bottom margin. Standard fonts (WinAnsi, nothing
- * to ship or embed): a character they cannot draw is replaced by its plain letter, else '?'.
+ * to ship or embed): a character they cannot draw is replaced by its plain letter, an emoji left
+ * out, anything else by '?'.
  */
 
 export interface PdfImages {
@@ -36,7 +37,7 @@ const PLAIN: Record<string, string> = { Ł: "L", ł: "l", Đ: "D", đ: "d", ı: 
 
 /**
  * What the standard font (WinAnsi) can draw of one line: a character it lacks becomes its plain
- * letter ("ễ" → "e", "Ł" → "L"), else '?'. Line breaks are laid out by `wrap`, never drawn.
+ * letter ("ễ" → "ê", "ị" → "i", "Ł" → "L"), an emoji is left out, anything else becomes '?'. Line breaks are laid out by `wrap`, never drawn.
  */
 export function drawable(font: PDFFont, text: string): string {
   const set = new Set(font.getCharacterSet());
@@ -44,6 +45,8 @@ export function drawable(font: PDFFont, text: string): string {
   let out = "";
   for (const ch of text
     .replace(/[\r\n]+/g, " ")
+    // emoji (common in WhatsApp names) are left out with the space before them
+    .replace(/\s*(?:\p{Extended_Pictographic}|[\u200d\ufe0f\u{1f3fb}-\u{1f3ff}])+/gu, "")
     .replace(/\t/g, "  ")
     .replace(/[\u2018\u2019]/g, "'")
     .replace(/[\u201c\u201d]/g, '"')) {

@@ -44,7 +44,7 @@ $("fcpf").addEventListener("submit",function(e){e.preventDefault();var v=$("cpf5
  if(v.length!==5){$("ecpf").textContent="Digite os 5 primeiros dígitos do seu CPF.";return}
  $("bcpf").disabled=true;post("/cpf",{cpf5:v}).then(function(r){return r.json()}).then(function(j){cpf5=v;$("texto").textContent=j.texto||"";return pdf()}).then(function(){
   $("fcpf").hidden=true;$("doc").hidden=false;if(window.matchMedia("(max-width: 759px)").matches)$("textv").open=true;
-  if(!signed){$("faceite").hidden=false;$("nome").focus()}
+  if(!signed)$("faceite").hidden=false;$("doc").scrollIntoView({block:"start"})
  }).catch(function(err){$("ecpf").textContent=err.message}).then(function(){$("bcpf").disabled=false})});
 if(!signed){
 function sync(){$("bassinar").disabled=!($("aceito").checked&&$("nome").value.trim().length>1)}
