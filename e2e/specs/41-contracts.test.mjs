@@ -133,7 +133,10 @@ test("a contract sent from the chat is signed by the customer on the phone and s
   await customerPage.getByText("Contrato assinado com sucesso!").waitFor();
   // no SMTP server is set in this suite: no e-mail is promised
   assert.doesNotMatch((await customerPage.locator("#done").textContent()) ?? "", /e-mail/);
-  await customerPage.locator("#done").getByText(/Baixe a sua cópia assinada/).waitFor();
+  await customerPage
+    .locator("#done")
+    .getByText(/Baixe a sua cópia assinada/)
+    .waitFor();
   await shot(customerPage, "contracts-signed-375-light");
 
   // 'Assinado' arrives in the agent's open dialog without a reload
