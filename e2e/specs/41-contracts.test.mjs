@@ -41,16 +41,6 @@ after(async () => {
 
 const linkOf = (text) => /https?:\/\/\S+\/assinar\/[A-Za-z0-9_-]+/.exec(text)?.[0];
 
-/** Signs on the public page as the customer: the CPF's first five digits, the full name, 'Li e aceito'. */
-async function sign(page) {
-  await page.locator("#cpf5").fill("52998");
-  await page.getByRole("button", { name: "Confirmar" }).click();
-  await page.locator("#nome").fill(fullName);
-  await page.getByLabel(/Li e aceito/).check();
-  await page.getByRole("button", { name: "Assinar contrato" }).click();
-  await page.getByText("Contrato assinado com sucesso!").waitFor();
-}
-
 test("a contract sent from the chat is signed by the customer on the phone and shows Assinado live", async () => {
   await sim.say(customer, "Quero assinar o plano", customerName);
   const page = await agentPage(browser, ana);
@@ -72,11 +62,18 @@ test("a contract sent from the chat is signed by the customer on the phone and s
   await page.getByTestId("contract-cpf").fill("529.982.247-25");
   await page.getByTestId("contract-plano").fill("Fibra 500 Mega");
   await page.getByTestId("contract-valor").fill("R$ 99,90");
+  // the preview fills what is known: the customer's number and the witnesses of the settings
+  const preview = page.getByTestId("contract-preview");
+  await preview.getByText("Carlos Testemunha — CPF 111.444.777-35").waitFor();
+  await preview.getByText(new RegExp(`telefone ${customer}`)).waitFor();
+  assert.doesNotMatch(await preview.textContent(), /\{[a-z0-9_]+\}/, "no variable left unfilled in the preview");
+  await shot(page, "contracts-new-preview-1366");
   await page.getByTestId("contract-send").click();
   await toast(page, "Contrato enviado! O link de assinatura vai para o WhatsApp do cliente.").waitFor();
   const contractRow = dialog.locator('[data-testid^="contract-row-"]').first();
   await contractRow.getByText(fullName).waitFor();
-  assert.equal(await contractRow.getByTestId("contract-status").textContent(), "Nao assinado");
+  // the API keeps the spec's 'Nao assinado'; the chip reads it in Portuguese
+  assert.equal(await contractRow.getByTestId("contract-status").textContent(), "Não assinado");
   await dialog.getByText("Exibindo 1 de 1 registro(s)").waitFor();
   // the PDF is generated on the job runner; the row gets its file and send date live
   await until(async () => !(await contractRow.getByText("Gerando…").count()), "the generated PDF");
@@ -109,18 +106,37 @@ test("a contract sent from the chat is signed by the customer on the phone and s
   customerPage.setDefaultTimeout(15_000);
   await customerPage.goto(link);
   await customerPage.getByText("Confirme os 5 primeiros dígitos do seu CPF").waitFor();
-  // the text version is open on a phone, with the customer and the witnesses
+  // nothing of the document before the check: its CPF is printed in it
+  assert.equal(await customerPage.locator("#doc").isVisible(), false);
+  assert.doesNotMatch(await customerPage.locator("main").textContent(), /529\.982|52998/);
+  await customerPage.getByText("5 tentativa(s) restante(s).").waitFor();
+  await shot(customerPage, "contracts-signing-375-light");
+  // a wrong CPF is refused; one count of the tries left
+  await customerPage.locator("#cpf5").fill("11111");
+  await customerPage.getByRole("button", { name: "Confirmar" }).click();
+  await customerPage.getByText(/Os dígitos não conferem/).waitFor();
+  await customerPage.getByText("4 tentativa(s) restante(s).").waitFor();
+  assert.equal(await customerPage.getByText(/tentativa\(s\)/).count(), 1, "one count of tries left");
+  assert.equal(await customerPage.getByText(/Restam/).count(), 0);
+  // the right digits show the document: the text version is open on a phone, with the customer and the witnesses
+  await customerPage.locator("#cpf5").fill("52998");
+  await customerPage.getByRole("button", { name: "Confirmar" }).click();
   await customerPage
     .locator(".texto")
     .getByText(/Carlos Testemunha/)
     .waitFor();
   await until(async () => /^[a-f0-9]{64}$/.test((await customerPage.locator("#sha").textContent()) ?? ""), "the document's hash");
-  await shot(customerPage, "contracts-signing-375-light");
-  // a wrong CPF is refused with the tries left
-  await customerPage.locator("#cpf5").fill("11111");
-  await customerPage.getByRole("button", { name: "Confirmar" }).click();
-  await customerPage.getByText(/Os dígitos não conferem/).waitFor();
-  await sign(customerPage);
+  await shot(customerPage, "contracts-signing-checked-375-light");
+  await customerPage.locator("#nome").fill(fullName);
+  await customerPage.getByLabel(/Li e aceito/).check();
+  await customerPage.getByRole("button", { name: "Assinar contrato" }).click();
+  await customerPage.getByText("Contrato assinado com sucesso!").waitFor();
+  // no SMTP server is set in this suite: no e-mail is promised
+  assert.doesNotMatch((await customerPage.locator("#done").textContent()) ?? "", /e-mail/);
+  await customerPage
+    .locator("#done")
+    .getByText(/Baixe a sua cópia assinada/)
+    .waitFor();
   await shot(customerPage, "contracts-signed-375-light");
 
   // 'Assinado' arrives in the agent's open dialog without a reload
@@ -129,10 +145,17 @@ test("a contract sent from the chat is signed by the customer on the phone and s
   // the confirmation reaches the customer's phone in the simulator
   await admPage.locator("#messages").getByText(`Recebemos a sua assinatura, ${fullName}. Obrigado!`).waitFor();
   await shot(admPage, "contracts-simulator-1366");
-  // the link is single use
+  // the link signs once; afterwards it gives the signed copy behind the same check
   const again = await customerPage.goto(link);
-  assert.equal(again?.status(), 410);
-  await customerPage.getByText("Link indisponível").waitFor();
+  assert.equal(again?.status(), 200);
+  await customerPage.getByText(/Contrato assinado em/).waitFor();
+  assert.equal(await customerPage.getByRole("button", { name: "Assinar contrato" }).count(), 0);
+  // the PDF's address is a page in Portuguese, never the API's JSON
+  const direct = await customerPage.goto(`${link}/documento.pdf`);
+  assert.equal(direct?.status(), 403);
+  await customerPage.getByRole("heading", { name: "Confirme o seu CPF" }).waitFor();
+  assert.doesNotMatch(await customerPage.locator("main").textContent(), /ERR_|"error"/);
+  await shot(customerPage, "contracts-cpf-first-375-light");
   await phone.close();
   await admPage.context().close();
   await page.context().close();
@@ -162,6 +185,13 @@ test("the /contratos screen and the signing page in light and dark, 1366 and 375
       await p.getByRole("heading", { name: "Assinatura eletrônica" }).waitFor();
       await settled(p);
       await shot(p, `contracts-signing-${width}-${theme}`);
+      // after the CPF check: the document framed (wide) or as text (phone), and the acceptance
+      await p.locator("#cpf5").fill("52998");
+      await p.getByRole("button", { name: "Confirmar" }).click();
+      await p.locator("#nome").waitFor();
+      await until(async () => /^[a-f0-9]{64}$/.test((await p.locator("#sha").textContent()) ?? ""), "the document's hash");
+      await settled(p);
+      await shot(p, `contracts-signing-doc-${width}-${theme}`);
       await ctx.close();
       const screen = await newPage(browser, { width, height: width === 375 ? 760 : 850 });
       await signIn(screen, undefined, { live: false });

@@ -51,6 +51,7 @@ import { registerDisparoRealtime } from "./realtime/disparos.js";
 import { registerContractRealtime } from "./realtime/contracts.js";
 import { contractRoutes } from "./modules/contracts/routes.js";
 import * as contracts from "./modules/contracts/service.js";
+import { ensureDefaultTemplate } from "./modules/contracts/templates.js";
 import { registerScheduleRealtime } from "./realtime/schedules.js";
 import { messageApiRoutes } from "./modules/message-api/routes.js";
 import { scheduleRoutes } from "./modules/schedules/routes.js";
@@ -284,12 +285,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     conv,
     clock: opts.clock ?? realClock,
     wakeRunner: () => jobs.wake(),
-    files: new contracts.ContractFiles(config.dataDir),
+    files: contracts.contractFiles(config.dataDir),
     branding,
   };
   jobs.register<{ contractId: number }>(contracts.GENERATE_JOB, (p) => contracts.runGenerate(contractDeps, p.contractId));
   jobs.register<{ contractId: number }>(contracts.MAIL_JOB, (p) => contracts.runMail(contractDeps, p.contractId));
-  await contracts.ensureDefaultTemplate(database.db);
+  await ensureDefaultTemplate(database.db);
   // schedules: one send job per schedule at its time; the outbox's outcomes and the customer's replies move them on
   const scheduleDeps: schedules.ScheduleDeps = { conv, clock: opts.clock ?? realClock, wakeRunner: () => jobs.wake() };
   jobs.register<{ id: number }>(schedules.SEND_JOB, async (p, job) => void (await schedules.runSchedule(scheduleDeps, p.id, job.id)));

@@ -23,6 +23,7 @@ import {
   socketFor,
 } from "./conversation-kit.js";
 import { fakeClock } from "./fake-clock.js";
+import { pdfLayoutText, pdfPages } from "./poppler.js";
 import { bearer, createTestApp, type TestApp } from "./helpers.js";
 
 /**
@@ -108,7 +109,9 @@ async function sentContract(): Promise<{ id: number; token: string }> {
   return { id: r.body.id, token: linkIn(mine[0].body ?? "") };
 }
 
-const docHash = async (token: string) => sha((await t.app.inject({ method: "GET", url: `/assinar/${token}/documento.pdf` })).rawPayload);
+/** The document behind the CPF check, as the page fetches it. */
+const document = (token: string, cpf5 = "52998") => t.app.inject({ method: "POST", url: `/assinar/${token}/documento`, payload: { cpf5 } });
+const docHash = async (token: string) => sha((await document(token)).rawPayload);
 const post = (token: string, path: string, payload: unknown) =>
   t.app.inject({
     method: "POST",
@@ -263,6 +266,96 @@ describe("sending a contract from a ticket", () => {
   });
 });
 
+/** The contract's file and its filled text, as stored. */
+async function contractPdf(id: number): Promise<{ pdf: Buffer; texto: string }> {
+  const file = await t.app.inject({ method: "GET", url: `/api/contratos/${id}/arquivo?original=1`, headers: bearer(agent.token) });
+  expect(file.statusCode).toBe(200);
+  const { rows } = await t.ctx.db.execute(sql`select texto from contracts where id = ${id}`);
+  return { pdf: file.rawPayload, texto: (rows[0] as { texto: string }).texto };
+}
+
+const words = (s: string) => s.replace(/\s+/g, " ").trim();
+
+/** Every non-empty line of the template's text starts a line of the PDF, and reads whole (wrapped only at spaces). */
+function expectLaidOut(layout: string, texto: string) {
+  const lines = layout.split(/\n|\f/).map((l) => l.trim());
+  // the page footers interrupt a paragraph that crosses a page
+  const flat = words(lines.filter((l) => !/^Contrato nº \d+ · página \d+ de \d+$/.test(l)).join("\n"));
+  for (const para of texto
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)) {
+    const start = para.split(" ").slice(0, 3).join(" ");
+    expect(
+      lines.some((l) => l.startsWith(start)),
+      `a line starts with "${start}"`,
+    ).toBe(true);
+    expect(flat).toContain(words(para));
+  }
+}
+
+describe("the contract's PDF as a reader sees it (pdftotext -layout)", () => {
+  it("lays out paragraphs and lines: each starts a line, no '?' where the template breaks", async () => {
+    const { id } = await sentContract();
+    const { pdf, texto } = await contractPdf(id);
+    const layout = await pdfLayoutText(pdf);
+    expectLaidOut(layout, texto);
+    expect(layout).not.toContain("?");
+    const lines = layout.split("\n").map((l) => l.trim());
+    // the title line ends where the template's line ends; the witnesses each on their own line
+    expect(lines).toContain("CONTRATO DE PRESTAÇÃO DE SERVIÇOS DE ACESSO À INTERNET");
+    const w = lines.indexOf("Testemunhas:");
+    expect(w).toBeGreaterThan(0);
+    expect(lines.slice(w + 1, w + 3)).toEqual(["Carlos Testemunha — CPF 111.444.777-35", "Dora Testemunha — CPF 123.456.789-09"]);
+  });
+
+  it("a long contract wraps to the page's width and breaks pages, every paragraph whole", async () => {
+    const para = (i: number) =>
+      `${i}. CLÁUSULA ${i}. ${"O CONTRATANTE declara ter lido e compreendido as condições desta cláusula, que vale para o plano {plano}. ".repeat(4)}`;
+    const corpo = Array.from({ length: 40 }, (_, i) => para(i + 1)).join("\n\n");
+    const tpl = await api(t, t.adminToken, "POST", "/api/contratos/modelos", { titulo: "Contrato longo", corpo });
+    expect(tpl.status).toBe(200);
+    try {
+      const r = await send({ modeloId: tpl.body.id });
+      await drain();
+      const { pdf, texto } = await contractPdf(r.body.id);
+      const pages = await pdfPages(pdf);
+      expect(pages).toBeGreaterThanOrEqual(3);
+      const layout = await pdfLayoutText(pdf);
+      expectLaidOut(layout, texto);
+      expect(layout).not.toContain("?");
+      expect(layout).toContain(`página ${pages} de ${pages}`);
+      // wrapped: no line is longer than the page holds (A4 less the margins: about 100 characters of 10.5 pt Helvetica)
+      const longest = Math.max(...layout.split("\n").map((l) => l.trim().length));
+      expect(longest).toBeLessThan(110);
+    } finally {
+      await api(t, t.adminToken, "DELETE", `/api/contratos/modelos/${tpl.body.id}`);
+    }
+  });
+
+  it("a customer's name outside the standard fonts' characters: the PDF is made, plain letters for the missing ones, emoji left out, '?' for the rest", async () => {
+    const r = await send({ nome: "Nguyễn Thị Łucja 🌸 张" });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    await drain();
+    const item = await api(t, agent.token, "GET", `/api/contratos/${r.body.id}`);
+    expect(item.body.caminho).not.toBeNull();
+    const { pdf } = await contractPdf(r.body.id);
+    expect(await pdfPages(pdf)).toBeGreaterThanOrEqual(1);
+    const layout = await pdfLayoutText(pdf);
+    expect(layout).toContain("CONTRATANTE: Nguyên Thi Lucja ?, inscrito(a)");
+    expect(layout).toContain("CONTRATANTE: Nguyên Thi Lucja ?\n");
+  });
+});
+
+/** A customer-facing answer: a page in Portuguese with its status, never the API's JSON. */
+function expectPage(r: { statusCode: number; headers: Record<string, unknown>; body: string }, status: number, title: string) {
+  expect(r.statusCode).toBe(status);
+  expect(String(r.headers["content-type"])).toContain("text/html");
+  expect(r.body).toContain('<html lang="pt-BR">');
+  expect(r.body).toContain(`<h1>${title}</h1>`);
+  expect(r.body).not.toContain('"error"');
+}
+
 describe("signing", () => {
   it("refuses a wrong CPF, a tampered document, a wrong name; signs once; the signed PDF's SHA-256 is the evidence's; confirmation and e-mail go out once", async () => {
     const url = await listen(t);
@@ -301,10 +394,13 @@ describe("signing", () => {
       const signedSha = ok.json().assinadoSha256 as string;
       await heard.waitFor((p) => p.action === "update" && p.contract?.id === id && p.contract.status === "Assinado");
 
-      // reused link: refused, the page says so
+      // a used link signs nothing more; its page gives the signed copy behind the CPF check while it lives
       expect((await post(token, "/aceite", accept)).statusCode).toBe(410);
-      expect((await t.app.inject({ method: "GET", url: `/assinar/${token}` })).statusCode).toBe(410);
-      expect((await t.app.inject({ method: "GET", url: `/assinar/${token}/documento.pdf` })).statusCode).toBe(410);
+      const after = await t.app.inject({ method: "GET", url: `/assinar/${token}` });
+      expect(after.statusCode).toBe(200);
+      expect(after.body).toContain("Contrato assinado em");
+      expect(after.body).not.toContain("Li e aceito");
+      expect(sha((await document(token)).rawPayload)).toBe(signedSha);
 
       // the signed file: its SHA-256 is the one recorded, with the evidence page
       const file = await t.app.inject({ method: "GET", url: `/api/contratos/${id}/arquivo`, headers: bearer(agent.token) });
@@ -348,6 +444,61 @@ describe("signing", () => {
     }
   });
 
+  it("the page shows the document only after the CPF check: no CPF, no text, no PDF before it", async () => {
+    const { token } = await sentContract();
+    const page = await t.app.inject({ method: "GET", url: `/assinar/${token}` });
+    expect(page.statusCode).toBe(200);
+    for (const cpf of ["529.982.247-25", "52998224725", "247-25"]) expect(page.body).not.toContain(cpf);
+    expect(page.body).not.toContain("CONTRATANTE");
+    expect(page.body).toContain("Maria da Silva Souza");
+    // the PDF's address answers a page that says to confirm the CPF, not the file
+    const direct = await t.app.inject({ method: "GET", url: `/assinar/${token}/documento.pdf` });
+    expect(direct.statusCode).toBe(403);
+    expect(direct.headers["content-type"]).toContain("text/html");
+    expect(direct.body).toContain("Confirme o seu CPF");
+    // a wrong CPF gets no document and counts as a try
+    const wrong = await document(token, "11111");
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({ error: "ERR_SIGNING_CPF_MISMATCH", fields: { cpf5: ["4 tentativa(s) restante(s)"] } });
+    const checked = await post(token, "/cpf", { cpf5: "52998" });
+    expect(checked.json()).toMatchObject({ ok: true, restantes: 4 });
+    expect(checked.json().texto).toContain("CONTRATANTE: Maria da Silva Souza, inscrito(a) no CPF sob o nº 529.982.247-25");
+    const pdf = await document(token);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers["content-type"]).toBe("application/pdf");
+    expect(await pdfLayoutText(pdf.rawPayload)).toContain("529.982.247-25");
+  });
+
+  it("one count of tries left: the page after a wrong CPF says 4, once", async () => {
+    const { token } = await sentContract();
+    expect((await t.app.inject({ method: "GET", url: `/assinar/${token}` })).body.match(/tentativa\(s\)/g)).toHaveLength(1);
+    // the answer's words are the page's count line, which the page's script replaces (not a second count beside it)
+    expect((await post(token, "/cpf", { cpf5: "11111" })).json().fields).toEqual({ cpf5: ["4 tentativa(s) restante(s)"] });
+    const page = (await t.app.inject({ method: "GET", url: `/assinar/${token}` })).body;
+    expect(page.match(/tentativa\(s\)/g)).toHaveLength(1);
+    expect(page).toContain("4 tentativa(s) restante(s).");
+    expect(page).not.toContain("Restam");
+  });
+
+  it("promises the signed copy by e-mail only when it will be sent (an address and a mail server)", async () => {
+    const mailed = await sentContract();
+    expect((await t.app.inject({ method: "GET", url: `/assinar/${mailed.token}` })).body).toContain("uma cópia assinada no seu e-mail");
+    const before = (await phoneOf(sim, NUMBER)).length;
+    const r = await send({ email: "" });
+    await drain();
+    const link = (await phoneOf(sim, NUMBER)).slice(before).find((m) => m.fromMe && /\/assinar\//.test(m.body ?? ""));
+    const noMail = await t.app.inject({ method: "GET", url: `/assinar/${linkIn(link?.body ?? "")}` });
+    expect(r.status).toBe(200);
+    expect(noMail.body).not.toContain("e-mail");
+    expect(noMail.body).toContain("Baixe a sua cópia assinada");
+    await setSetting("mail_host", "");
+    try {
+      expect((await t.app.inject({ method: "GET", url: `/assinar/${mailed.token}` })).body).not.toContain("e-mail");
+    } finally {
+      await setSetting("mail_host", "127.0.0.1");
+    }
+  });
+
   it("two acceptances of one link at once: one signs, the other is refused; one confirmation", async () => {
     const { id, token } = await sentContract();
     const hash = await docHash(token);
@@ -382,21 +533,49 @@ describe("signing", () => {
     for (let i = 0; i < 5; i++) answers.push((await post(token, "/cpf", { cpf5: "00000" })).statusCode);
     expect(answers).toEqual([400, 400, 400, 400, 423]);
     expect((await post(token, "/cpf", { cpf5: "52998" })).statusCode).toBe(423);
-    expect((await t.app.inject({ method: "GET", url: `/assinar/${token}` })).statusCode).toBe(423);
+    expectPage(await t.app.inject({ method: "GET", url: `/assinar/${token}` }), 423, "Link bloqueado");
+    expectPage(await t.app.inject({ method: "GET", url: `/assinar/${token}/documento.pdf` }), 423, "Link bloqueado");
   });
 
   it("refuses an expired link (7 days)", async () => {
     const { token } = await sentContract();
     const hash = await docHash(token);
     fake.advance(7 * 86_400_000 + 60_000);
-    expect((await t.app.inject({ method: "GET", url: `/assinar/${token}` })).statusCode).toBe(410);
+    expectPage(await t.app.inject({ method: "GET", url: `/assinar/${token}` }), 410, "Link indisponível");
+    expectPage(await t.app.inject({ method: "GET", url: `/assinar/${token}/documento.pdf` }), 410, "Link indisponível");
     const r = await post(token, "/aceite", { cpf5: "52998", nome: "Maria da Silva Souza", aceito: true, documentoSha256: hash });
     expect(r.statusCode).toBe(410);
     expect(r.json().error).toBe("ERR_SIGNING_LINK_INVALID");
   });
 
-  it("an unknown token is refused", async () => {
-    expect((await t.app.inject({ method: "GET", url: "/assinar/naoexisteessetokenaquinao123" })).statusCode).toBe(410);
+  it("the confirmation fills its variables as the contract does: {link} is the signing link, {titulo}, {telefone}, {cpf}", async () => {
+    await setSetting("msgConfirmacaoAssinatura", "Contrato assinado: {link} · {titulo} · {telefone} · {cpf}");
+    try {
+      const { token } = await sentContract();
+      const ok = await post(token, "/aceite", {
+        cpf5: "52998",
+        nome: "Maria da Silva Souza",
+        aceito: true,
+        documentoSha256: await docHash(token),
+      });
+      expect(ok.statusCode, ok.body).toBe(200);
+      await drain();
+      const last = (await phoneOf(sim, NUMBER)).filter((m) => m.fromMe && m.body?.startsWith("Contrato assinado:")).at(-1);
+      expect(last?.body).toMatch(
+        new RegExp(
+          `^Contrato assinado: https?://[^ ]+/assinar/${token} · Contrato de Prestação de Serviços de Internet · ${NUMBER} · 529\\.982\\.247-25$`,
+        ),
+      );
+    } finally {
+      await setSetting("msgConfirmacaoAssinatura", "Recebemos a sua assinatura, {nome}!");
+    }
+  });
+
+  it("an unknown or malformed token gets the page in Portuguese, the PDF's address too", async () => {
+    for (const token of ["naoexisteessetokenaquinao123", "x".repeat(90), "curto", "com%20espa%C3%A7o"]) {
+      expectPage(await t.app.inject({ method: "GET", url: `/assinar/${token}` }), 410, "Link indisponível");
+      expectPage(await t.app.inject({ method: "GET", url: `/assinar/${token}/documento.pdf` }), 410, "Link indisponível");
+    }
   });
 });
 

@@ -163,6 +163,7 @@ export const PERMISSIONS: Record<string, Row> = {
   "DELETE /api/contratos/modelos/{id}": { expect: ADMINS },
   "GET /assinar/{token}": { expect: PUBLIC },
   "GET /assinar/{token}/documento.pdf": { expect: PUBLIC },
+  "POST /assinar/{token}/documento": { expect: PUBLIC, body: () => ({ cpf5: "12345" }) },
   "POST /assinar/{token}/cpf": { expect: PUBLIC, body: () => ({ cpf5: "12345" }) },
   "POST /assinar/{token}/aceite": {
     expect: PUBLIC,

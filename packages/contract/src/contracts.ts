@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isValidCpf } from "./documents.js";
+import { formatCpf, isValidCpf } from "./documents.js";
 
 /**
  * Contracts signed from the chat (document 001 §2, §3, §4, §7; issue 20). A contract is generated
@@ -137,7 +137,13 @@ export const signingAcceptBody = z.object({
     .trim()
     .regex(/^[a-f0-9]{64}$/i),
 });
-export const signingAnswer = z.object({ ok: z.boolean(), restantes: z.number().optional(), assinadoSha256: z.string().optional() });
+export const signingAnswer = z.object({
+  ok: z.boolean(),
+  restantes: z.number().optional(),
+  /** the contract's text, answered once the CPF is confirmed (the page shows the document only then) */
+  texto: z.string().optional(),
+  assinadoSha256: z.string().optional(),
+});
 
 /** `contract` socket event: a contract was created, generated, signed or deleted. */
 export type ContractEvent = { action: "update"; contract: ContractItem } | { action: "delete"; id: number };
@@ -145,6 +151,84 @@ export type ContractEvent = { action: "update"; contract: ContractItem } | { act
 /** Fills `{var}` placeholders; unknown ones stay as written. */
 export function fillTemplate(body: string, values: Record<string, string>): string {
   return body.replace(/\{([a-z0-9_]+)\}/gi, (m, k: string) => (k in values ? values[k] : m));
+}
+
+/** Variables the contract's WhatsApp messages add: the contract's title and the link (`{url}` = `{link}`). */
+export const CONTRACT_MESSAGE_VARIABLES = ["titulo", "link", "url"] as const;
+
+/** A witness as the settings name them (contrato_nome1, contrato_cpf1, …). */
+export interface ContractWitness {
+  nome: string;
+  cpf: string;
+}
+
+/** The witnesses of the settings: named ones only, in order, CPF formatted. */
+export function witnessesFromSettings(s: {
+  contrato_nome1?: string;
+  contrato_cpf1?: string;
+  contrato_nome2?: string;
+  contrato_cpf2?: string;
+}): ContractWitness[] {
+  return [
+    { nome: (s.contrato_nome1 ?? "").trim(), cpf: formatCpf((s.contrato_cpf1 ?? "").trim()) },
+    { nome: (s.contrato_nome2 ?? "").trim(), cpf: formatCpf((s.contrato_cpf2 ?? "").trim()) },
+  ].filter((w) => w.nome);
+}
+
+/** The `{data}` of a contract: "25 de novembro de 2026" in the product's time zone. */
+export function contractDate(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat("pt-BR", { timeZone, day: "numeric", month: "long", year: "numeric" }).format(at);
+}
+
+/** What a contract's variables are filled from. */
+export interface ContractValues {
+  nome: string;
+  cpf: string;
+  email: string;
+  telefone: string;
+  /** the agent's fields (endereco, plano, valor, or a template's own) */
+  campos?: Record<string, string>;
+  witnesses: ContractWitness[];
+  /** already formatted (contractDate) */
+  data: string;
+  /** the messages' own */
+  titulo?: string;
+  link?: string;
+}
+
+/** A field left empty prints a line to fill by hand, not nothing. */
+export const CONTRACT_BLANK = "________________";
+
+/** Every variable's value for a contract (CONTRACT_VARIABLES, the agent's fields, and the messages' ones when given). */
+export function contractVariables(v: ContractValues): Record<string, string> {
+  const campos = Object.fromEntries(Object.entries(v.campos ?? {}).map(([k, x]) => [k.trim(), x.trim() || CONTRACT_BLANK]));
+  const witness = (i: number, k: keyof ContractWitness) => v.witnesses[i]?.[k] || CONTRACT_BLANK;
+  return {
+    endereco: CONTRACT_BLANK,
+    plano: CONTRACT_BLANK,
+    valor: CONTRACT_BLANK,
+    empresa: CONTRACT_BLANK,
+    ...campos,
+    nome: v.nome,
+    cpf: formatCpf(v.cpf),
+    email: v.email.trim() || CONTRACT_BLANK,
+    telefone: v.telefone.trim() || CONTRACT_BLANK,
+    data: v.data,
+    testemunha1_nome: witness(0, "nome"),
+    testemunha1_cpf: witness(0, "cpf"),
+    testemunha2_nome: witness(1, "nome"),
+    testemunha2_cpf: witness(1, "cpf"),
+    ...(v.titulo !== undefined ? { titulo: v.titulo } : {}),
+    ...(v.link !== undefined ? { link: v.link, url: v.link } : {}),
+  };
+}
+
+/**
+ * The one filling of a contract's texts: the template's body (the PDF and every preview) and the
+ * WhatsApp messages (sending, confirmation). Unknown `{variables}` stay as written.
+ */
+export function fillContract(text: string, v: ContractValues): string {
+  return fillTemplate(text, contractVariables(v));
 }
 
 export const DEFAULT_CONTRACT_TEMPLATE = {

@@ -39,11 +39,55 @@ export function acceptMedia(detected: { mime: string } | undefined): true | stri
   return detected && UPLOAD_ALLOWED.test(detected.mime) ? true : "File type not allowed";
 }
 
-export class MediaStore {
+/**
+ * Files in one folder under DATA_DIR, named by 128 random bits and an extension (MEDIA_KEY):
+ * written owner-only, read and removed only by a well-formed key. The message media below and the
+ * contract PDFs (DATA_DIR/contracts, served only through checked routes) are two of them.
+ */
+export class FileStore {
   readonly dir: string;
-  constructor(dataDir: string) {
-    this.dir = join(dataDir, "media");
+  constructor(dir: string) {
+    this.dir = dir;
     mkdirSync(this.dir, { recursive: true });
+  }
+
+  protected keyFor(ext: string): string {
+    return `${randomBytes(16).toString("hex")}.${
+      ext
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, "")
+        .slice(0, 8) || "bin"
+    }`;
+  }
+
+  /** Stores the bytes under a new key with this extension; answers the key. */
+  async put(data: Buffer, ext: string): Promise<string> {
+    const key = this.keyFor(ext);
+    await writeFile(join(this.dir, key), data, { mode: 0o600 });
+    return key;
+  }
+
+  async read(key: string): Promise<Buffer | undefined> {
+    if (!MEDIA_KEY.test(key)) return undefined;
+    return readFile(join(this.dir, key)).catch(() => undefined);
+  }
+
+  async exists(key: string): Promise<boolean> {
+    if (!MEDIA_KEY.test(key)) return false;
+    return stat(join(this.dir, key)).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  async remove(key: string | null | undefined): Promise<void> {
+    if (key && MEDIA_KEY.test(key)) await unlink(join(this.dir, key)).catch(() => undefined);
+  }
+}
+
+export class MediaStore extends FileStore {
+  constructor(dataDir: string) {
+    super(join(dataDir, "media"));
   }
 
   /**
@@ -78,36 +122,9 @@ export class MediaStore {
     return this.write(data, detected?.mime ?? declaredMime ?? "application/octet-stream", detected?.ext ?? "bin");
   }
 
-  private keyFor(ext: string): string {
-    return `${randomBytes(16).toString("hex")}.${
-      ext
-        .toLowerCase()
-        .replace(/[^a-z0-9]/g, "")
-        .slice(0, 8) || "bin"
-    }`;
-  }
-
   private async write(data: Buffer, mimetype: string, ext: string): Promise<StoredMedia> {
-    const key = this.keyFor(ext);
-    await writeFile(join(this.dir, key), data, { mode: 0o600 });
+    const key = await this.put(data, ext);
     return { key, mimetype, mediaType: mediaTypeOf(mimetype), size: data.length };
-  }
-
-  async read(key: string): Promise<Buffer | undefined> {
-    if (!MEDIA_KEY.test(key)) return undefined;
-    return readFile(join(this.dir, key)).catch(() => undefined);
-  }
-
-  async exists(key: string): Promise<boolean> {
-    if (!MEDIA_KEY.test(key)) return false;
-    return stat(join(this.dir, key)).then(
-      () => true,
-      () => false,
-    );
-  }
-
-  async remove(key: string): Promise<void> {
-    if (MEDIA_KEY.test(key)) await unlink(join(this.dir, key)).catch(() => undefined);
   }
 }
 

@@ -4,8 +4,10 @@ import { type PDFFont, PDFDocument, type PDFImage, type PDFPage, rgb, StandardFo
  * The contract's PDF: generated from the filled text (A4, the provider's logo on top, the contract
  * background and the watermark when set, a footer with the contract number on every page, the
  * signature block with the witnesses), and, once signed, the same file with an evidence page
- * appended (reference e-signature.md §3, §5). Standard fonts (WinAnsi): characters they cannot
- * draw are replaced by '?'.
+ * appended (reference e-signature.md §3, §5). Each line of the text starts a line of the page,
+ * long ones wrap to the width, pages break at the bottom margin. Standard fonts (WinAnsi, nothing
+ * to ship or embed): a character they cannot draw is replaced by its plain letter, an emoji left
+ * out, anything else by '?'.
  */
 
 export interface PdfImages {
@@ -30,23 +32,42 @@ const MARGIN = 56;
 const SIZE = 10.5;
 const LEADING = 15;
 
-/** What the standard font can draw of a text. */
-function drawable(font: PDFFont, text: string): string {
+/** Letters without a decomposition that the standard fonts lack, and the plain letter that stands for them. */
+const PLAIN: Record<string, string> = { Ł: "L", ł: "l", Đ: "D", đ: "d", ı: "i", ħ: "h", Ħ: "H", ŀ: "l", Ŀ: "L" };
+
+/**
+ * What the standard font (WinAnsi) can draw of one line: a character it lacks becomes its plain
+ * letter ("ễ" → "ê", "ị" → "i", "Ł" → "L"), an emoji is left out, anything else becomes '?'. Line breaks are laid out by `wrap`, never drawn.
+ */
+export function drawable(font: PDFFont, text: string): string {
   const set = new Set(font.getCharacterSet());
+  const has = (ch: string) => set.has(ch.codePointAt(0) ?? 0);
   let out = "";
   for (const ch of text
+    .replace(/[\r\n]+/g, " ")
+    // emoji (common in WhatsApp names) are left out with the space before them
+    .replace(/\s*(?:\p{Extended_Pictographic}|[\u200d\ufe0f\u{1f3fb}-\u{1f3ff}])+/gu, "")
     .replace(/\t/g, "  ")
     .replace(/[\u2018\u2019]/g, "'")
     .replace(/[\u201c\u201d]/g, '"')) {
-    out += set.has(ch.codePointAt(0) ?? 0) ? ch : "?";
+    if (has(ch)) {
+      out += ch;
+      continue;
+    }
+    // composed first (e + ◌̂ → ê), then the base letter alone
+    const base = ch.normalize("NFD");
+    const composed = base.replace(/\p{M}+$/u, (m) => m.slice(0, 1)).normalize("NFC");
+    const plain = PLAIN[ch] ?? base.replace(/\p{M}/gu, "");
+    out += [...composed].length === 1 && has(composed) ? composed : plain && [...plain].every(has) ? plain : "?";
   }
   return out;
 }
 
-/** Breaks a paragraph into lines that fit `width`. */
+/** Breaks a text into lines that fit `width`: each of its lines starts a line, long ones wrap at spaces. */
 export function wrap(font: PDFFont, size: number, text: string, width: number): string[] {
   const lines: string[] = [];
-  for (const para of drawable(font, text).split("\n")) {
+  for (const raw of text.replace(/\r\n?/g, "\n").split("\n")) {
+    const para = drawable(font, raw).replace(/\s+$/, "");
     if (!para.trim()) {
       lines.push("");
       continue;

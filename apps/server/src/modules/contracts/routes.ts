@@ -11,7 +11,7 @@ import {
   signingCpfBody,
 } from "@balcao/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { Guards } from "../../http/guards.js";
 import { sessionUser } from "../../http/guards.js";
@@ -19,9 +19,12 @@ import { inlinePageCsp } from "../../http/security.js";
 import { AppError } from "../../lib/errors.js";
 import { getSettingValue } from "../settings/service.js";
 import * as service from "./service.js";
-import { signingMessagePage, signingPage, SIGNING_SCRIPT_PAGE } from "./signing-page.js";
+import * as signing from "./signing.js";
+import * as templates from "./templates.js";
+import { SIGNING_CPF_FIRST, SIGNING_ERROR_PAGES, SIGNING_SCRIPT_PAGE, signingMessagePage, signingPage } from "./signing-page.js";
 
-const tokenParam = z.object({ token: z.string().max(200) });
+// any text: a malformed token gets the same page as an unknown one
+const tokenParam = z.object({ token: z.string() });
 const fileQuery = z.object({ original: z.enum(["0", "1"]).optional(), download: z.enum(["0", "1"]).optional() });
 
 /** The PDF of a contract: our own generated file, shown inline (framed only by our pages). */
@@ -60,20 +63,20 @@ export function contractRoutes(deps: service.ContractDeps, guard: Guards): Fasti
     app.get(
       "/api/contratos/modelos",
       { preHandler: guard.user, schema: { tags, response: { 200: z.array(contractTemplateSchema) } } },
-      () => service.listTemplates(ctx.db),
+      () => templates.listTemplates(ctx.db),
     );
     app.post(
       "/api/contratos/modelos",
       { preHandler: guard.admin, schema: { tags, body: contractTemplateBody, response: { 200: contractTemplateSchema } } },
-      (req) => service.createTemplate(ctx, req.body),
+      (req) => templates.createTemplate(ctx, req.body),
     );
     app.put(
       "/api/contratos/modelos/:id",
       { preHandler: guard.admin, schema: { tags, params: idParam, body: contractTemplateBody, response: { 200: contractTemplateSchema } } },
-      (req) => service.updateTemplate(ctx, Number(req.params.id), req.body),
+      (req) => templates.updateTemplate(ctx, Number(req.params.id), req.body),
     );
     app.delete("/api/contratos/modelos/:id", { preHandler: guard.admin, schema: { tags, params: idParam } }, async (req) => {
-      await service.deleteTemplate(ctx, Number(req.params.id));
+      await templates.deleteTemplate(ctx, Number(req.params.id));
       return { ok: true };
     });
     // the file's path first: the OpenAPI document (and the permissions table) lists it before the contract's own
@@ -108,7 +111,7 @@ export function contractRoutes(deps: service.ContractDeps, guard: Guards): Fasti
 
     // ------------------------------------------------------------ public signing (the token is the credential)
     const stags = ["assinatura"];
-    const html = (reply: import("fastify").FastifyReply, status: number, page: string) =>
+    const html = (reply: FastifyReply, status: number, page: string) =>
       reply
         .status(status)
         .header("content-type", "text/html; charset=utf-8")
@@ -116,58 +119,82 @@ export function contractRoutes(deps: service.ContractDeps, guard: Guards): Fasti
         .header("referrer-policy", "no-referrer")
         .header("content-security-policy", inlinePageCsp(SIGNING_SCRIPT_PAGE, ["frame-src 'self' blob:"]))
         .send(page);
+    /** Every answer the customer's browser opens is a page in Portuguese, with the status that says why. */
+    const customerPage = (reply: FastifyReply, err: unknown, token: string) => {
+      if (!(err instanceof AppError)) throw err;
+      const page = SIGNING_ERROR_PAGES[err.code];
+      if (!page) throw err;
+      return html(reply, page.status, signingMessagePage(page.title, page.text, token));
+    };
     app.get(
       "/assinar/:token",
-      { schema: { tags: stags, params: tokenParam, description: "The signing page (HTML)." } },
+      {
+        schema: {
+          tags: stags,
+          params: tokenParam,
+          description: "The signing page (HTML); a signed contract's copy stays there while the link lives.",
+        },
+      },
       async (req, reply) => {
         try {
-          const doc = await service.openSigning(deps, req.params.token, meta(req));
+          const doc = await signing.openSigning(deps, req.params.token, meta(req));
           return html(reply, 200, signingPage({ ...doc, token: req.params.token }));
         } catch (err) {
-          if (err instanceof AppError && err.code === "ERR_SIGNING_LOCKED")
-            return html(
-              reply,
-              423,
-              signingMessagePage(
-                "Link bloqueado",
-                "Este link foi bloqueado após 5 tentativas de CPF incorretas. Peça um novo link ao atendimento.",
-              ),
-            );
-          if (err instanceof AppError && err.code === "ERR_SIGNING_LINK_INVALID")
-            return html(
-              reply,
-              410,
-              signingMessagePage(
-                "Link indisponível",
-                "Este link de assinatura expirou, já foi usado ou não existe. Peça um novo link ao atendimento.",
-              ),
-            );
-          throw err;
+          return customerPage(reply, err, req.params.token);
         }
       },
     );
     app.get(
       "/assinar/:token/documento.pdf",
-      { schema: { tags: stags, params: tokenParam, description: "The document to sign, while the link is valid." } },
+      {
+        schema: {
+          tags: stags,
+          params: tokenParam,
+          description: "The document is shown only after the CPF check (POST …/documento): this answers a page that says so.",
+        },
+      },
       async (req, reply) => {
-        const data = await service.signingDocument(deps, req.params.token);
+        try {
+          await signing.signingState(deps, req.params.token);
+          const { title, text } = SIGNING_CPF_FIRST;
+          return html(reply, 403, signingMessagePage(title, text, req.params.token));
+        } catch (err) {
+          return customerPage(reply, err, req.params.token);
+        }
+      },
+    );
+    app.post(
+      "/assinar/:token/documento",
+      {
+        schema: {
+          tags: stags,
+          params: tokenParam,
+          body: signingCpfBody,
+          description: "The PDF after the CPF check: the document to sign, or the signed copy once signed.",
+        },
+      },
+      async (req, reply) => {
+        const r = await signing.signingDocument(deps, req.params.token, req.body.cpf5, meta(req));
         return reply
           .headers(PDF_HEADERS)
-          .header("content-disposition", 'inline; filename="contrato.pdf"')
+          .header("content-disposition", `inline; filename="${r.signed ? "contrato-assinado" : "contrato"}.pdf"`)
           .header("referrer-policy", "no-referrer")
-          .send(data);
+          .send(r.data);
       },
     );
     app.post(
       "/assinar/:token/cpf",
       { schema: { tags: stags, params: tokenParam, body: signingCpfBody, response: { 200: signingAnswer } } },
-      async (req) => ({ ok: true, restantes: await service.checkCpf(deps, req.params.token, req.body.cpf5, meta(req)) }),
+      async (req) => {
+        const r = await signing.checkCpf(deps, req.params.token, req.body.cpf5, meta(req), { signed: true });
+        return { ok: true, restantes: r.restantes, texto: r.texto };
+      },
     );
     app.post(
       "/assinar/:token/aceite",
       { schema: { tags: stags, params: tokenParam, body: signingAcceptBody, response: { 200: signingAnswer } } },
       async (req) => {
-        const r = await service.acceptSigning(deps, req.params.token, req.body, meta(req));
+        const r = await signing.acceptSigning(deps, req.params.token, req.body, meta(req));
         return { ok: true, assinadoSha256: r.signedSha256 };
       },
     );

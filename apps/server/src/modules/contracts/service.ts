@@ -1,20 +1,17 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
   type ContractCreateBody,
   type ContractItem,
-  type ContractTemplate,
-  type ContractTemplateBody,
   type ContractsQuery,
   contractCreateBody,
   contractsQuery,
   cpfDigits,
-  DEFAULT_CONTRACT_TEMPLATE,
-  fillTemplate,
+  type ContractValues,
+  contractDate,
+  fillContract,
+  witnessesFromSettings,
   formatCpf,
-  SIGNING_CPF_TRIES,
   SIGNING_LINK_DAYS,
 } from "@balcao/contract";
 import { and, asc, count, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
@@ -23,7 +20,7 @@ import type { DbOrTx } from "../../db/client.js";
 import { contractEvidence, contracts, contractTemplates, contractTokens, tickets } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
 import { erpAddress, MAIL_SETTING_KEYS, mailConfigured, sendMail } from "../../lib/mail.js";
-import { MEDIA_KEY } from "../../lib/media.js";
+import { FileStore } from "../../lib/media.js";
 import type { Clock } from "../../lib/pace.js";
 import { addLocalDays, parseLocalDateTime } from "../../lib/zoned-time.js";
 import { enqueueJob } from "../../jobs/runner.js";
@@ -31,12 +28,13 @@ import { enqueueMessage } from "../outbox/enqueue.js";
 import type { ConvDeps, Queued } from "../outbox/deps.js";
 import { getSettingValue, getSettingValues, timeZoneOf } from "../settings/service.js";
 import { canSee, loadTicket, visibleTo } from "../tickets/queries.js";
-import { appendEvidencePage, buildContractPdf, type PdfImages } from "./pdf.js";
+import { buildContractPdf, type PdfImages } from "./pdf.js";
+import { getTemplate, listTemplates } from "./templates.js";
 
 /**
- * Contracts (issue 20): templates, sending a contract from a ticket (the PDF is generated on the
- * job runner, then the customer gets the signing link through the outbox), the public signing
- * (CPF check, acceptance, evidence page, signed PDF), the confirmation and the e-mail.
+ * Contracts (issue 20): sending a contract from a ticket (the PDF is generated on the job runner,
+ * then the customer gets the signing link through the outbox), the lists, files and deletion, and
+ * the e-mail of the signed copy. Templates live in templates.ts, the public signing in signing.ts.
  */
 
 export const GENERATE_JOB = "contracts.generate";
@@ -47,37 +45,21 @@ export interface ContractDeps {
   clock: Clock;
   /** the job runner looks for due jobs now (something was queued) */
   wakeRunner: () => void;
-  files: ContractFiles;
+  files: FileStore;
   /** the e-mail images (logo, background, watermark) uploaded on the settings screen */
   branding: { read(name: string): Promise<Buffer | undefined> };
 }
 
-/** Contract PDFs under DATA_DIR/contracts, named by 128 random bits; served only through the checked routes. */
-export class ContractFiles {
-  readonly dir: string;
-  constructor(dataDir: string) {
-    this.dir = join(dataDir, "contracts");
-    mkdirSync(this.dir, { recursive: true });
-  }
-  async write(data: Buffer): Promise<string> {
-    const key = `${randomBytes(16).toString("hex")}.pdf`;
-    await writeFile(join(this.dir, key), data, { mode: 0o600 });
-    return key;
-  }
-  async read(key: string): Promise<Buffer | undefined> {
-    if (!MEDIA_KEY.test(key)) return undefined;
-    return readFile(join(this.dir, key)).catch(() => undefined);
-  }
-  async remove(key: string | null | undefined): Promise<void> {
-    if (key && MEDIA_KEY.test(key)) await unlink(join(this.dir, key)).catch(() => undefined);
-  }
+/** Contract PDFs under DATA_DIR/contracts: served only through the checked routes, never at /media. */
+export function contractFiles(dataDir: string): FileStore {
+  return new FileStore(join(dataDir, "contracts"));
 }
 
 export const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
 
-const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
+export const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 
-type ContractRow = typeof contracts.$inferSelect;
+export type ContractRow = typeof contracts.$inferSelect;
 
 export function itemOf(r: ContractRow): ContractItem {
   return {
@@ -106,105 +88,37 @@ async function routingOf(db: DbOrTx, ticketId: number | null) {
   return t ?? null;
 }
 
-async function publish(ctx: AppContext, row: ContractRow) {
+export async function publish(ctx: AppContext, row: ContractRow) {
   ctx.events.publish("contract.changed", { contract: itemOf(row), routing: await routingOf(ctx.db, row.ticketId) });
-}
-
-// ---------------------------------------------------------------- templates
-
-function templateOf(r: typeof contractTemplates.$inferSelect): ContractTemplate {
-  return { id: r.id, titulo: r.titulo, corpo: r.corpo, padrao: r.padrao, updatedAt: new Date(r.updatedAt).toISOString() };
-}
-
-/** At start: the default template ships when there is none. */
-export async function ensureDefaultTemplate(db: DbOrTx) {
-  const [{ n }] = await db.select({ n: count() }).from(contractTemplates);
-  if (Number(n) === 0) await db.insert(contractTemplates).values({ ...DEFAULT_CONTRACT_TEMPLATE, padrao: true });
-}
-
-export async function listTemplates(db: DbOrTx): Promise<ContractTemplate[]> {
-  const rows = await db
-    .select()
-    .from(contractTemplates)
-    .orderBy(desc(contractTemplates.padrao), asc(contractTemplates.titulo), asc(contractTemplates.id));
-  return rows.map(templateOf);
-}
-
-export async function getTemplate(db: DbOrTx, id: number): Promise<ContractTemplate> {
-  const [r] = await db.select().from(contractTemplates).where(eq(contractTemplates.id, id));
-  if (!r) throw new AppError("ERR_NO_TEMPLATE_FOUND");
-  return templateOf(r);
-}
-
-export async function createTemplate(ctx: AppContext, body: ContractTemplateBody): Promise<ContractTemplate> {
-  return ctx.db.transaction(async (tx) => {
-    if (body.padrao) await tx.update(contractTemplates).set({ padrao: false }).where(eq(contractTemplates.padrao, true));
-    const [r] = await tx
-      .insert(contractTemplates)
-      .values({ titulo: body.titulo, corpo: body.corpo, padrao: body.padrao ?? false })
-      .returning();
-    return templateOf(r);
-  });
-}
-
-export async function updateTemplate(ctx: AppContext, id: number, body: ContractTemplateBody): Promise<ContractTemplate> {
-  return ctx.db.transaction(async (tx) => {
-    const [cur] = await tx.select().from(contractTemplates).where(eq(contractTemplates.id, id)).for("update");
-    if (!cur) throw new AppError("ERR_NO_TEMPLATE_FOUND");
-    // the default stays a default until another takes its place
-    const padrao = body.padrao === undefined ? cur.padrao : body.padrao || cur.padrao;
-    if (body.padrao && !cur.padrao) await tx.update(contractTemplates).set({ padrao: false }).where(eq(contractTemplates.padrao, true));
-    const [r] = await tx
-      .update(contractTemplates)
-      .set({ titulo: body.titulo, corpo: body.corpo, padrao, version: sql`${contractTemplates.version} + 1`, updatedAt: sql`now()` })
-      .where(eq(contractTemplates.id, id))
-      .returning();
-    return templateOf(r);
-  });
-}
-
-export async function deleteTemplate(ctx: AppContext, id: number): Promise<void> {
-  const [cur] = await ctx.db.select().from(contractTemplates).where(eq(contractTemplates.id, id));
-  if (!cur) throw new AppError("ERR_NO_TEMPLATE_FOUND");
-  if (cur.padrao) throw new AppError("ERR_VALIDATION", 400, { padrao: ["O modelo padrão não pode ser excluído"] });
-  await ctx.db.delete(contractTemplates).where(eq(contractTemplates.id, id));
 }
 
 // ---------------------------------------------------------------- sending
 
-const WITNESS_KEYS = ["contrato_nome1", "contrato_cpf1", "contrato_nome2", "contrato_cpf2"] as const;
+export const WITNESS_KEYS = ["contrato_nome1", "contrato_cpf1", "contrato_nome2", "contrato_cpf2"] as const;
 
-function witnessesOf(s: Record<(typeof WITNESS_KEYS)[number], string>) {
-  return [
-    { nome: s.contrato_nome1.trim(), cpf: formatCpf(s.contrato_cpf1.trim()) },
-    { nome: s.contrato_nome2.trim(), cpf: formatCpf(s.contrato_cpf2.trim()) },
-  ].filter((w) => w.nome);
-}
+export const witnessesOf = witnessesFromSettings;
 
-/** The values a template's variables take for a contract. */
-export function variablesFor(
-  c: { nome: string; cpf: string; email: string; telefone: string; campos: Record<string, string> },
-  witnesses: { nome: string; cpf: string }[],
-  date: string,
-): Record<string, string> {
-  // a field left empty prints a blank line to fill by hand, not nothing
-  const blank = "________________";
-  const campos = Object.fromEntries(Object.entries(c.campos).map(([k, v]) => [k, v.trim() || blank]));
+/** The values a stored contract's variables take (its date: the day it was created, in the product's time zone). */
+export function valuesOf(
+  c: ContractRow,
+  s: Record<(typeof WITNESS_KEYS)[number] | "timezone", string>,
+  extra: { titulo?: string; link?: string } = {},
+): ContractValues {
+  let campos: Record<string, string> = {};
+  try {
+    campos = JSON.parse(c.campos ?? "{}");
+  } catch {
+    // an unreadable row keeps its blanks
+  }
   return {
-    endereco: blank,
-    plano: blank,
-    valor: blank,
-    empresa: blank,
-    ...campos,
     nome: c.nome,
-    cpf: formatCpf(c.cpf),
+    cpf: c.cpf,
     email: c.email,
     telefone: c.telefone,
-    data: date,
-    testemunha1_nome: witnesses[0]?.nome ?? "",
-    testemunha1_cpf: witnesses[0]?.cpf ?? "",
-    testemunha2_nome: witnesses[1]?.nome ?? "",
-    testemunha2_cpf: witnesses[1]?.cpf ?? "",
+    campos,
+    witnesses: witnessesOf(s),
+    data: contractDate(new Date(c.createdAt), s.timezone || "America/Sao_Paulo"),
+    ...extra,
   };
 }
 
@@ -239,13 +153,17 @@ export async function createContract(
   const settings = await getSettingValues(ctx.db, [...WITNESS_KEYS, "timezone"]);
   const timeZone = settings.timezone || "America/Sao_Paulo";
   const now = new Date(deps.clock.now());
-  const date = new Intl.DateTimeFormat("pt-BR", { timeZone, day: "numeric", month: "long", year: "numeric" }).format(now);
   const telefone = ticket.contact.number ?? ticket.contact.lid ?? "";
   const campos = Object.fromEntries(Object.entries(body.campos ?? {}).map(([k, v]) => [k.trim(), v.trim()]));
-  const texto = fillTemplate(
-    template.corpo,
-    variablesFor({ nome: body.nome, cpf: body.cpf, email: body.email ?? "", telefone, campos }, witnessesOf(settings), date),
-  );
+  const texto = fillContract(template.corpo, {
+    nome: body.nome,
+    cpf: body.cpf,
+    email: body.email ?? "",
+    telefone,
+    campos,
+    witnesses: witnessesOf(settings),
+    data: contractDate(now, timeZone),
+  });
   const row = await ctx.db.transaction(async (tx) => {
     const [r] = await tx
       .insert(contracts)
@@ -292,17 +210,18 @@ async function imageOfSetting(deps: ContractDeps, value: string): Promise<Buffer
 
 const DEFAULT_SEND_MESSAGE =
   "Olá, {nome}! Segue o seu contrato ({titulo}) para assinatura eletrônica: {link}\nO link é pessoal e vale por 7 dias.";
-const DEFAULT_CONFIRMATION = "Contrato assinado com sucesso, {nome}! Obrigado. Uma cópia assinada foi enviada para o seu e-mail.";
+const DEFAULT_CONFIRMATION = "Contrato assinado com sucesso, {nome}! Obrigado. A sua cópia assinada: {link}";
 
 /** The message with the link: `{link}` (or `{url}`) where the template says, otherwise at the end. */
-export function sendMessageText(template: string, vars: { nome: string; titulo: string; link: string }): string {
+export function sendMessageText(template: string, v: ContractValues & { link: string }): string {
   const t = template.trim() || DEFAULT_SEND_MESSAGE;
-  const filled = fillTemplate(t, { ...vars, url: vars.link });
-  return /\{(link|url)\}/i.test(t) ? filled : `${filled}\n${vars.link}`;
+  const filled = fillContract(t, v);
+  return /\{(link|url)\}/i.test(t) ? filled : `${filled}\n${v.link}`;
 }
 
-export function confirmationText(template: string, vars: { nome: string; titulo: string }): string {
-  return fillTemplate(template.trim() || DEFAULT_CONFIRMATION, vars);
+/** The confirmation after signing; `{link}` is the signing link, where the signed copy stays available while it lives. */
+export function confirmationText(template: string, v: ContractValues & { link: string }): string {
+  return fillContract(template.trim() || DEFAULT_CONFIRMATION, v);
 }
 
 export function newSigningToken(): { token: string; hash: string } {
@@ -321,7 +240,14 @@ export async function runGenerate(deps: ContractDeps, contractId: number): Promi
   const [c] = await ctx.db.select().from(contracts).where(eq(contracts.id, contractId));
   if (!c || c.sentMessageId !== null || c.sentAt !== null) return;
   if (c.ticketId === null) throw new Error("the contract's ticket was deleted");
-  const s = await getSettingValues(ctx.db, [...WITNESS_KEYS, "mail_logo", "mail_fundo_contrato", "mail_marca_agua", "msgEnvioContrato"]);
+  const s = await getSettingValues(ctx.db, [
+    ...WITNESS_KEYS,
+    "timezone",
+    "mail_logo",
+    "mail_fundo_contrato",
+    "mail_marca_agua",
+    "msgEnvioContrato",
+  ]);
   const images: PdfImages = {
     logo: await imageOfSetting(deps, s.mail_logo),
     fundo: await imageOfSetting(deps, s.mail_fundo_contrato),
@@ -337,7 +263,7 @@ export async function runGenerate(deps: ContractDeps, contractId: number): Promi
     images,
     createdAt: new Date(c.createdAt),
   });
-  const key = await deps.files.write(pdf);
+  const key = await deps.files.put(pdf, "pdf");
   const ticket = await loadTicket(ctx.db, c.ticketId);
   const { token, hash } = newSigningToken();
   const link = `${c.linkBase.replace(/\/+$/, "")}/assinar/${token}`;
@@ -349,7 +275,7 @@ export async function runGenerate(deps: ContractDeps, contractId: number): Promi
     await tx
       .insert(contractTokens)
       .values({ tokenHash: hash, contractId, expiresAt: new Date(now.getTime() + SIGNING_LINK_DAYS * 86_400_000) });
-    const body = sendMessageText(s.msgEnvioContrato, { nome: cur.nome, titulo: cur.titulo, link });
+    const body = sendMessageText(s.msgEnvioContrato, { ...valuesOf(cur, s), titulo: cur.titulo, link });
     const q = await enqueueMessage(tx, {
       ticket: { id: ticket.id, whatsappId: ticket.whatsappId, contact: ticket.contact },
       source: "bot",
@@ -445,188 +371,6 @@ export async function deleteContract(deps: ContractDeps, user: SessionUser, id: 
   await deps.files.remove(c.fileKey);
   await deps.files.remove(c.signedKey);
   ctx.events.publish("contract.deleted", { id, routing });
-}
-
-// ---------------------------------------------------------------- signing (public, by token)
-
-export interface SigningMeta {
-  ip: string;
-  userAgent: string;
-}
-
-/** The link's row and its contract, or ERR_SIGNING_LINK_INVALID (unknown, used, expired) / ERR_SIGNING_LOCKED. */
-async function linkOf(deps: ContractDeps, token: string, db: DbOrTx = deps.conv.ctx.db, lock = false) {
-  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw new AppError("ERR_SIGNING_LINK_INVALID");
-  const q = db
-    .select()
-    .from(contractTokens)
-    .where(eq(contractTokens.tokenHash, sha256(token)));
-  const [t] = lock ? await q.for("update") : await q;
-  if (!t || t.usedAt !== null || t.expiresAt.getTime() <= deps.clock.now()) throw new AppError("ERR_SIGNING_LINK_INVALID");
-  if (t.cpfTries >= SIGNING_CPF_TRIES) throw new AppError("ERR_SIGNING_LOCKED");
-  const [c] = await db.select().from(contracts).where(eq(contracts.id, t.contractId));
-  if (!c?.fileKey || c.status === "Assinado") throw new AppError("ERR_SIGNING_LINK_INVALID");
-  return { t, c };
-}
-
-/** What the signing page shows; the first view is recorded as evidence. */
-export async function openSigning(deps: ContractDeps, token: string, meta: SigningMeta) {
-  const { ctx } = deps.conv;
-  const { t, c } = await linkOf(deps, token);
-  if (!t.firstViewAt) {
-    const now = new Date(deps.clock.now());
-    await ctx.db.transaction(async (tx) => {
-      const { rows } = await tx.execute(
-        sql`update contract_tokens set first_view_at = ${now.toISOString()}::timestamptz where token_hash = ${t.tokenHash} and first_view_at is null returning token_hash`,
-      );
-      if (rows.length)
-        await tx.insert(contractEvidence).values({ contractId: c.id, event: "view", at: now, ip: meta.ip, userAgent: meta.userAgent });
-    });
-  }
-  return { titulo: c.titulo, texto: c.texto, nome: c.nome, fileSha256: c.fileSha256 ?? "", triesLeft: SIGNING_CPF_TRIES - t.cpfTries };
-}
-
-/** The PDF the signing page shows (only while the link is valid). */
-export async function signingDocument(deps: ContractDeps, token: string): Promise<Buffer> {
-  const { c } = await linkOf(deps, token);
-  const data = c.fileKey ? await deps.files.read(c.fileKey) : undefined;
-  if (!data) throw new AppError("ERR_NOT_FOUND");
-  return data;
-}
-
-/**
- * The first five CPF digits: a wrong answer counts (in its own commit), the fifth locks the link.
- * Answers the tries left.
- */
-export async function checkCpf(deps: ContractDeps, token: string, cpf5: string, meta: SigningMeta): Promise<number> {
-  const { ctx } = deps.conv;
-  const { t, c } = await linkOf(deps, token);
-  const now = new Date(deps.clock.now());
-  if (c.cpf.slice(0, 5) === cpf5) return SIGNING_CPF_TRIES - t.cpfTries;
-  const tries = await ctx.db.transaction(async (tx) => {
-    const [u] = await tx
-      .update(contractTokens)
-      .set({ cpfTries: sql`${contractTokens.cpfTries} + 1` })
-      .where(eq(contractTokens.tokenHash, t.tokenHash))
-      .returning({ tries: contractTokens.cpfTries });
-    await tx.insert(contractEvidence).values({ contractId: c.id, event: "cpf_wrong", at: now, ip: meta.ip, userAgent: meta.userAgent });
-    return u.tries;
-  });
-  if (tries >= SIGNING_CPF_TRIES) throw new AppError("ERR_SIGNING_LOCKED");
-  throw new AppError("ERR_SIGNING_CPF_MISMATCH", 400, { cpf5: [`Restam ${SIGNING_CPF_TRIES - tries} tentativa(s)`] });
-}
-
-/** Names compared without case, accents and extra spaces. */
-export function sameName(a: string, b: string): boolean {
-  const n = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
-  return n(a) === n(b);
-}
-
-/**
- * 'Li e aceito': CPF, name and the document's hash checked; the signed PDF (original + evidence
- * page) written; then in one transaction the link used, the evidence row, the contract
- * 'Assinado' with the signed file and its SHA-256, the confirmation in the outbox and the e-mail
- * job. A second acceptance of the same link finds it used.
- */
-export async function acceptSigning(
-  deps: ContractDeps,
-  token: string,
-  input: { cpf5: string; nome: string; documentoSha256: string },
-  meta: SigningMeta,
-): Promise<{ signedSha256: string }> {
-  const { ctx } = deps.conv;
-  await checkCpf(deps, token, input.cpf5, meta);
-  const { t, c } = await linkOf(deps, token);
-  if (!sameName(input.nome, c.nome)) throw new AppError("ERR_SIGNING_NAME_MISMATCH");
-  const original = c.fileKey ? await deps.files.read(c.fileKey) : undefined;
-  // the page showed this document, and the stored file is still the one generated
-  if (!original || input.documentoSha256.toLowerCase() !== c.fileSha256 || sha256(original) !== c.fileSha256) {
-    throw new AppError("ERR_SIGNING_DOCUMENT_CHANGED");
-  }
-  const s = await getSettingValues(ctx.db, [...WITNESS_KEYS, "timezone", "msgConfirmacaoAssinatura"]);
-  const signedAt = new Date(deps.clock.now());
-  const signed = await appendEvidencePage(original, {
-    contractId: c.id,
-    titulo: c.titulo,
-    nome: c.nome,
-    cpf: formatCpf(c.cpf),
-    email: c.email,
-    telefone: c.telefone,
-    atendente: c.atendente,
-    originalSha256: c.fileSha256 ?? "",
-    templateVersion: c.templateVersion,
-    sentAt: iso(c.sentAt) ?? "",
-    firstViewAt: iso(t.firstViewAt) ?? "",
-    signedAt,
-    timeZone: s.timezone || "America/Sao_Paulo",
-    ip: meta.ip,
-    userAgent: meta.userAgent,
-    nameTyped: input.nome,
-    witnesses: witnessesOf(s),
-  });
-  const signedSha256 = sha256(signed);
-  const key = await deps.files.write(signed);
-  let queued: Queued | undefined;
-  let row: ContractRow | undefined;
-  try {
-    row = await ctx.db.transaction(async (tx) => {
-      await linkOf(deps, token, tx, true);
-      await tx.update(contractTokens).set({ usedAt: signedAt }).where(eq(contractTokens.tokenHash, t.tokenHash));
-      await tx.insert(contractEvidence).values({
-        contractId: c.id,
-        event: "signed",
-        at: signedAt,
-        ip: meta.ip,
-        userAgent: meta.userAgent,
-        data: JSON.stringify({
-          originalSha256: c.fileSha256,
-          documentoSha256: input.documentoSha256.toLowerCase(),
-          signedSha256,
-          cpfCheck: "5 primeiros dígitos conferidos",
-          nameTyped: input.nome,
-          telefone: c.telefone,
-          templateVersion: c.templateVersion,
-        }),
-      });
-      const [r] = await tx
-        .update(contracts)
-        .set({ status: "Assinado", signedKey: key, signedSha256, signedAt, updatedAt: sql`now()` })
-        .where(eq(contracts.id, c.id))
-        .returning();
-      if (c.ticketId !== null) {
-        const ticket = await loadTicket(tx, c.ticketId).catch(() => undefined);
-        if (ticket && ticket.whatsappId !== null) {
-          const body = confirmationText(s.msgConfirmacaoAssinatura, { nome: c.nome, titulo: c.titulo });
-          const q = await enqueueMessage(tx, {
-            ticket: { id: ticket.id, whatsappId: ticket.whatsappId, contact: ticket.contact },
-            source: "bot",
-            userId: null,
-            body,
-            content: { kind: "text", body },
-          });
-          queued = { id: q.id, whatsappId: q.whatsappId };
-        }
-      }
-      await enqueueJob(
-        tx,
-        MAIL_JOB,
-        { contractId: c.id },
-        {
-          singletonKey: `${MAIL_JOB}:${c.id}`,
-          maxAttempts: 6,
-          runAt: signedAt,
-        },
-      );
-      return r;
-    });
-  } catch (err) {
-    await deps.files.remove(key);
-    throw err;
-  }
-  deps.wakeRunner();
-  if (queued) await deps.conv.outbox.committed([queued]);
-  if (row) await publish(ctx, row);
-  return { signedSha256 };
 }
 
 /** The evidence rows of a contract, oldest first (tests and the admins' audit). */

@@ -15,7 +15,7 @@ const pt = {
       apply: "Aplicar",
       deleteAll: "Excluir todos (filtrados)",
     },
-    statuses: { "Nao assinado": "Nao assinado", Assinado: "Assinado" },
+    statuses: { "Nao assinado": "Não assinado", Assinado: "Assinado" },
     columns: {
       titulo: "Título",
       nome: "Nome",

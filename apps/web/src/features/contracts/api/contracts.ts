@@ -104,3 +104,17 @@ export async function fetchContractFile(caminho: string): Promise<string> {
   if (!res.ok) throw new ApiError(res.status, "ERR_NOT_FOUND");
   return URL.createObjectURL(await res.blob());
 }
+
+/** What the 'Novo Contrato' preview fills from the settings: the witnesses and the time zone (any signed-in user reads them). */
+export function useContractSettings(enabled = true) {
+  return useQuery({
+    queryKey: ["contracts", "settings"],
+    queryFn: async ({ signal }) => {
+      const rows = await http.get<{ key: string; value: string }[]>("/settings", undefined, signal);
+      return Object.fromEntries(rows.map((r) => [r.key, r.value])) as Record<string, string>;
+    },
+    enabled,
+    staleTime: 60_000,
+    meta: { silent: true },
+  });
+}

@@ -1,5 +1,5 @@
 import "../i18n";
-import { CONTRACT_FIELDS, CONTRACT_VARIABLES, fillTemplate, formatCpf, isValidCpf } from "@balcao/contract";
+import { CONTRACT_FIELDS, CONTRACT_VARIABLES, fillContract, formatCpf, isValidCpf } from "@balcao/contract";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Dialog from "@mui/material/Dialog";
@@ -12,12 +12,16 @@ import Typography from "@mui/material/Typography";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toastError, toastSuccess } from "../../../lib/toast";
-import { useCreateContract, useTemplates } from "../api/contracts";
+import { useContractSettings, useCreateContract, useTemplates } from "../api/contracts";
+import { previewValues } from "../lib";
 
 /** What the dialog prefills from: the ticket's contact (a CPF from its extra info when one is named so). */
 export interface ContactPrefill {
   name: string;
   email: string;
+  /** the ticket's WhatsApp number (or LID), the contract's {telefone} */
+  number?: string | null;
+  lid?: string | null;
   extraInfo?: { name: string; value: string }[];
 }
 
@@ -37,6 +41,7 @@ export function NewContractDialog({
 }) {
   const { t } = useTranslation();
   const templates = useTemplates(open);
+  const settings = useContractSettings(open);
   const create = useCreateContract();
   const [modeloId, setModeloId] = useState<number | "">("");
   const [titulo, setTitulo] = useState("");
@@ -65,15 +70,20 @@ export function NewContractDialog({
   const preview = useMemo(
     () =>
       template
-        ? fillTemplate(template.corpo, {
-            ...campos,
-            nome,
-            cpf: cpfOk ? formatCpf(cpf) : cpf,
-            email,
-            data: new Date().toLocaleDateString("pt-BR"),
-          })
+        ? fillContract(
+            template.corpo,
+            previewValues({
+              nome,
+              cpf,
+              email,
+              telefone: contact?.number ?? contact?.lid ?? "",
+              campos,
+              settings: settings.data,
+              now: new Date(),
+            }),
+          )
         : "",
-    [template, campos, nome, cpf, cpfOk, email],
+    [template, campos, nome, cpf, email, contact, settings.data],
   );
 
   const submit = () => {

@@ -1,5 +1,5 @@
 import "../i18n";
-import { CONTRACT_VARIABLES, type ContractTemplate, fillTemplate } from "@balcao/contract";
+import { CONTRACT_VARIABLES, type ContractTemplate, type ContractValues, contractDate, fillContract } from "@balcao/contract";
 import AddIcon from "@mui/icons-material/Add";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -18,21 +18,18 @@ import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import { toastError, toastSuccess } from "../../../lib/toast";
 import { useDeleteTemplate, useSaveTemplate, useTemplates } from "../api/contracts";
 
-/** What the preview fills the variables with. */
-const SAMPLE: Record<string, string> = {
+/** What the preview fills the variables with: a sample customer, through the same filling as the PDF. */
+const SAMPLE: ContractValues = {
   nome: "Maria da Silva",
   cpf: "529.982.247-25",
   email: "maria@exemplo.com.br",
-  telefone: "(11) 98765-4321",
-  endereco: "Rua das Flores, 10 — Centro",
-  plano: "Fibra 500 Mega",
-  valor: "R$ 99,90",
-  data: new Date().toLocaleDateString("pt-BR", { day: "numeric", month: "long", year: "numeric" }),
-  empresa: "Provedor Exemplo Ltda.",
-  testemunha1_nome: "Testemunha 1",
-  testemunha1_cpf: "111.444.777-35",
-  testemunha2_nome: "Testemunha 2",
-  testemunha2_cpf: "123.456.789-09",
+  telefone: "5511987654321",
+  campos: { endereco: "Rua das Flores, 10 — Centro", plano: "Fibra 500 Mega", valor: "R$ 99,90", empresa: "Provedor Exemplo Ltda." },
+  witnesses: [
+    { nome: "Testemunha 1", cpf: "111.444.777-35" },
+    { nome: "Testemunha 2", cpf: "123.456.789-09" },
+  ],
+  data: contractDate(new Date(), "America/Sao_Paulo"),
 };
 
 /** Admins' template editor: the list, the title and body with `{variables}`, and the live preview beside it. */
@@ -61,7 +58,7 @@ export function TemplatesEditor() {
       setPadrao(selected.padrao);
     }
   }, [selected]);
-  const preview = useMemo(() => fillTemplate(corpo, SAMPLE), [corpo]);
+  const preview = useMemo(() => fillContract(corpo, SAMPLE), [corpo]);
   const current = selected && selected !== "new" ? selected : undefined;
 
   return (
