@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { test } from "node:test";
 import { unique } from "../lib/browser.mjs";
 import { crudScreen } from "../lib/crud.mjs";
@@ -16,10 +17,21 @@ test("create, edit and delete a user; an invalid email shows 'Email inválido'",
   await dialog().getByText("Email inválido").waitFor();
 
   await dialog().getByLabel("Email").fill(`carla-${Date.now()}@example.com`);
+  // the profiles in Portuguese, each saying what it may do
+  assert.match(await dialog().getByTestId("profile-help").textContent(), /^Atende os clientes dos seus setores/);
   await dialog().getByLabel("Perfil").click();
-  await page.getByRole("option", { name: "Super" }).click();
+  for (const [profile, does] of [
+    ["Administrador", "Tudo: usuários, setores, conexões"],
+    ["Supervisor", "Vê e age em todos os atendimentos"],
+    ["Atendente", "Atende os clientes dos seus setores"],
+  ]) {
+    await page.getByRole("option", { name: profile }).filter({ hasText: does }).waitFor();
+  }
+  await page.getByRole("option", { name: /^Supervisor/ }).click();
+  assert.equal(await dialog().getByLabel("Perfil").textContent(), "Supervisor");
+  assert.match(await dialog().getByTestId("profile-help").textContent(), /^Vê e age em todos os atendimentos/);
   await screen.save("Usuário salvo com sucesso");
-  await card(name).getByText("Super").waitFor();
+  await card(name).getByText("Supervisor", { exact: true }).waitFor();
 
   await screen.edit(name);
   const renamed = `${name} Lima`;
