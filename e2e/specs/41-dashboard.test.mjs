@@ -192,6 +192,27 @@ test("the dashboard scrolls to its last panel by wheel and by keyboard, at 1366Ã
     await page.getByTestId("dashboard-period").click();
     await page.keyboard.press("End");
     await until(() => seenWhole(page, "dashboard-server"), `at ${width} px the End key to bring the server panel into view`);
+    await settled(page);
+    await shot(page, `dashboard-bottom-${width}-light`);
+  }
+  // the bottom in the dark theme
+  try {
+    await admin.put("/settings/darkMode", { value: "enabled" });
+    for (const [width, height] of [
+      [1366, 768],
+      [375, 812],
+    ]) {
+      await page.setViewportSize({ width, height });
+      await page.reload();
+      await page.getByTestId("dashboard-server").waitFor();
+      await page.getByTestId("dashboard-period").click();
+      await page.keyboard.press("End");
+      await until(() => seenWhole(page, "dashboard-server"), "the server panel in view");
+      await settled(page);
+      await shot(page, `dashboard-bottom-${width}-dark`);
+    }
+  } finally {
+    await admin.put("/settings/darkMode", { value: "disabled" });
   }
   await page.context().close();
 });
