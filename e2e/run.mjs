@@ -74,7 +74,9 @@ try {
   const only = process.argv.slice(2);
   const chosen = only.length ? specs.filter((s) => only.some((o) => s.includes(o))) : specs;
   // One file at a time: they share one server and database (dark mode is a server-wide setting).
-  const run = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...chosen], {
+  // E2E_GREP: only the tests whose name matches (node --test-name-pattern), e.g. while fixing one.
+  const grep = process.env.E2E_GREP ? [`--test-name-pattern=${process.env.E2E_GREP}`] : [];
+  const run = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...grep, ...chosen], {
     cwd: root,
     stdio: "inherit",
     env: { ...process.env, E2E_BASE_URL: base, CHROMIUM_PATH: CHROMIUM },

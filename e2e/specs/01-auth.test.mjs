@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { launch, newPage, signIn, toast } from "../lib/browser.mjs";
+import { api, launch, newPage, settled, shot, signIn, toast, unique } from "../lib/browser.mjs";
+import { createAgent, randomColor } from "../lib/conversation.mjs";
 
 let browser;
 before(async () => {
@@ -89,4 +90,120 @@ test("every route of the route table answers inside the shell", async () => {
     assert.equal(new URL(page.url()).pathname, path);
   }
   await page.context().close();
+});
+
+test("first day: the empty inbox points the admin to what is missing (Conexões, Setores), and an agent to an admin", async (t) => {
+  const admin = await api();
+  if ((await admin.get("/whatsapp/")).length > 0 || (await admin.get("/queue")).length > 0) {
+    t.skip("needs a database without connections and queues (runs first in the suite)");
+    return;
+  }
+  const page = await newPage(browser, { width: 1366, height: 800 });
+  await signIn(page);
+  const hint = page.getByTestId("first-day-hint");
+  await hint.waitFor();
+  assert.match(await page.getByTestId("tickets-empty").first().textContent(), /Nenhum atendimento aqui/);
+  await hint.getByText("Para começar a atender:").waitFor();
+  // both steps, each with its link
+  await hint.getByRole("link", { name: "Conexões" }).waitFor();
+  await hint.getByRole("link", { name: "Setores" }).waitFor();
+  for (const theme of ["light", "dark"]) {
+    await admin.put("/settings/darkMode", { value: theme === "dark" ? "enabled" : "disabled" });
+    for (const width of [1366, 375]) {
+      await page.setViewportSize({ width, height: width === 375 ? 740 : 800 });
+      await page.reload();
+      await hint.getByRole("link", { name: "Setores" }).waitFor();
+      await settled(page);
+      await shot(page, `first-day-inbox-${width}-${theme}`);
+    }
+  }
+  await admin.put("/settings/darkMode", { value: "disabled" });
+  await page.setViewportSize({ width: 1366, height: 800 });
+
+  // a queue exists: only the connection is left to do; the link leads there
+  const queue = await admin.post("/queue", { name: unique("Suporte"), color: randomColor(), greetingMessage: "" });
+  try {
+    await page.reload();
+    await hint.getByRole("link", { name: "Conexões" }).waitFor();
+    assert.equal(await hint.getByRole("link", { name: "Setores" }).count(), 0);
+    await hint.getByRole("link", { name: "Conexões" }).click();
+    await page.waitForURL("**/connections");
+
+    // an agent in no queue is told to ask an admin; one in a queue, to wait for customers
+    const loner = await createAgent(admin, { name: unique("Rita"), queueIds: [] });
+    const member = await createAgent(admin, { name: unique("Davi"), queueIds: [queue.id] });
+    for (const [agent, says] of [
+      [loner, "Você ainda não está em nenhum setor: peça a um administrador para incluí-lo"],
+      [member, "Quando um cliente escrever, o atendimento aparece aqui. Se nada chegar, fale com um administrador."],
+    ]) {
+      const agentPage = await newPage(browser, { width: 375, height: 740 });
+      await signIn(agentPage, agent);
+      await agentPage.getByTestId("first-day-hint").filter({ hasText: says }).first().waitFor();
+      assert.equal(await agentPage.getByRole("link", { name: "Conexões" }).count(), 0);
+      await agentPage.context().close();
+      await admin.delete(`/users/${agent.id}`);
+    }
+  } finally {
+    await admin.delete(`/queue/${queue.id}`);
+  }
+  await page.context().close();
+});
+
+test("the drawer lists the API documentation for admins, with its icon; agents do not see it there", async () => {
+  const admin = await api();
+  const page = await newPage(browser, { width: 1366, height: 800 });
+  await signIn(page);
+  const entry = page.getByRole("link", { name: "Documentação", exact: true });
+  await entry.waitFor();
+  // MUI's Api icon (@mui/icons-material/Api), not a generic one
+  assert.match(await entry.locator("svg path").getAttribute("d"), /^m14 12-2 2-2-2 2-2z/);
+  await entry.click();
+  await page.waitForURL("**/doc");
+  await page.getByRole("heading", { name: "Documentação da API", exact: true }).waitFor();
+  await page.context().close();
+
+  const agent = await createAgent(admin, { name: unique("Léo"), queueIds: [] });
+  const agentPage = await newPage(browser, { width: 1366, height: 800 });
+  await signIn(agentPage, agent);
+  await agentPage.getByRole("link", { name: "Atendimentos" }).first().waitFor();
+  assert.equal(await agentPage.getByRole("link", { name: "Documentação", exact: true }).count(), 0);
+  await agentPage.context().close();
+  await admin.delete(`/users/${agent.id}`);
+});
+
+test("with sign-up off, /signup says so and leads to the login, without a form; with it on, the form", async () => {
+  const admin = await api();
+  await admin.put("/settings/userCreation", { value: "disabled" });
+  const page = await newPage(browser, { width: 1366, height: 800 });
+  await page.goto("/signup");
+  const off = page.getByTestId("signup-off");
+  await off.waitFor();
+  await page.getByRole("heading", { name: "Cadastro desativado" }).waitFor();
+  assert.equal(await page.getByLabel("Nome").count(), 0);
+  assert.equal(await page.getByRole("button", { name: "Cadastrar" }).count(), 0);
+  for (const theme of ["light", "dark"]) {
+    await admin.put("/settings/darkMode", { value: theme === "dark" ? "enabled" : "disabled" });
+    for (const width of [1366, 375]) {
+      await page.setViewportSize({ width, height: width === 375 ? 740 : 800 });
+      await page.reload();
+      await off.waitFor();
+      await settled(page);
+      await shot(page, `signup-off-${width}-${theme}`);
+    }
+  }
+  await admin.put("/settings/darkMode", { value: "disabled" });
+  await off.getByRole("link", { name: "Ir para o login" }).click();
+  await page.waitForURL("**/login");
+  await page.context().close();
+
+  await admin.put("/settings/userCreation", { value: "enabled" });
+  try {
+    const on = await newPage(browser);
+    await on.goto("/signup");
+    await on.getByRole("button", { name: "Cadastrar" }).waitFor();
+    await on.getByLabel("Nome").waitFor();
+    await on.context().close();
+  } finally {
+    await admin.put("/settings/userCreation", { value: "disabled" });
+  }
 });

@@ -341,6 +341,28 @@ test("12. the sign-up link shows only when sign-up is enabled", async () => {
   await admin.put("/settings/userCreation", { value: "disabled" });
 });
 
+test("12b. the hint under a waiting or closed chat names the button on screen: Atender, Reabrir", async () => {
+  await sim.say(number(40), "Alguém pode me ajudar?", "Cliente Espera");
+  const ticket = await ticketOf(number(40));
+  const page = await newPage(browser, { width: 375, height: 740 });
+  await signIn(page);
+  await page.goto(`/tickets/${ticket.id}`);
+  const accept = page.getByTestId("action-accept");
+  await accept.waitFor();
+  const button = (await accept.textContent()).trim();
+  assert.equal(button, "Atender");
+  assert.equal((await page.getByTestId("input-disabled").textContent()).trim(), `Clique em ${button} para responder`);
+
+  await admin.put(`/tickets/${ticket.id}`, { status: "open" });
+  await admin.put(`/tickets/${ticket.id}`, { status: "closed" });
+  const reopen = page.getByTestId("action-reopen");
+  await reopen.waitFor();
+  const label = (await reopen.getAttribute("aria-label")) ?? (await reopen.textContent()).trim();
+  assert.equal(label, "Reabrir");
+  assert.equal((await page.getByTestId("input-disabled").textContent()).trim(), "Clique em Reabrir para responder");
+  await page.context().close();
+});
+
 test("13. validation messages are in the interface's language", async () => {
   const page = await newPage(browser, { width: 1366, height: 800 });
   await signIn(page);

@@ -153,3 +153,66 @@ test("a supervisor watches a conversation arrive, be answered and finished", asy
   }
   await page.context().close();
 });
+
+/** The bottom edge of `testId` is inside the window (the panel was reached, not merely touched). */
+const seenWhole = (page, testId) =>
+  page.getByTestId(testId).evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= window.innerHeight + 1;
+  });
+
+test("the dashboard scrolls to its last panel by wheel and by keyboard, at 1366×768 and 375 px", async () => {
+  const page = await newPage(browser, { width: 1366, height: 768 });
+  await signIn(page, sueli);
+  for (const [width, height] of [
+    [1366, 768],
+    [375, 812],
+  ]) {
+    await page.setViewportSize({ width, height });
+    await page.goto("/dashboard");
+    await page.getByTestId("dashboard-server").waitFor();
+    await settled(page);
+    assert.equal(await seenWhole(page, "dashboard-server"), false, `at ${width} px the server panel starts below the fold`);
+
+    // by wheel, over the page's content
+    const title = page.getByRole("heading", { name: "Dashboard" }).first();
+    const box = await title.boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height + 40);
+    for (let i = 0; i < 30 && !(await seenWhole(page, "dashboard-server")); i++) {
+      await page.mouse.wheel(0, 400);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    }
+    assert.ok(await seenWhole(page, "dashboard-server"), `at ${width} px the wheel reaches the server panel`);
+
+    // by keyboard: a click on the page's text, then End
+    await page.reload();
+    await page.getByTestId("dashboard-server").waitFor();
+    await settled(page);
+    assert.equal(await seenWhole(page, "dashboard-server"), false);
+    await page.getByTestId("dashboard-period").click();
+    await page.keyboard.press("End");
+    await until(() => seenWhole(page, "dashboard-server"), `at ${width} px the End key to bring the server panel into view`);
+    await settled(page);
+    await shot(page, `dashboard-bottom-${width}-light`);
+  }
+  // the bottom in the dark theme
+  try {
+    await admin.put("/settings/darkMode", { value: "enabled" });
+    for (const [width, height] of [
+      [1366, 768],
+      [375, 812],
+    ]) {
+      await page.setViewportSize({ width, height });
+      await page.reload();
+      await page.getByTestId("dashboard-server").waitFor();
+      await page.getByTestId("dashboard-period").click();
+      await page.keyboard.press("End");
+      await until(() => seenWhole(page, "dashboard-server"), "the server panel in view");
+      await settled(page);
+      await shot(page, `dashboard-bottom-${width}-dark`);
+    }
+  } finally {
+    await admin.put("/settings/darkMode", { value: "disabled" });
+  }
+  await page.context().close();
+});

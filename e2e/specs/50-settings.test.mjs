@@ -231,6 +231,31 @@ test("finance pages explain what to configure, then open financeBaseUrl in a san
   await page.context().close();
 });
 
+test("at 375 px no label of the settings screen is cut, in Portuguese, English and Spanish", async () => {
+  const page = await newPage(browser, { width: 375, height: 812 });
+  await signIn(page);
+  for (const lang of ["pt-BR", "en", "es"]) {
+    await page.evaluate((l) => localStorage.setItem("i18nextLng", l), lang);
+    await page.goto("/Settings");
+    // unlocked once, the screen stays open for a while
+    await page.getByTestId("settings-password").or(page.getByTestId("section-pix")).first().waitFor();
+    if (await page.getByTestId("settings-password").isVisible()) {
+      await page.getByTestId("settings-password").fill(PASSWORD);
+      await page.getByTestId("settings-enter").click();
+    }
+    await page.getByTestId("section-pix").waitFor();
+    await settled(page);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), lang);
+    const cut = await page.evaluate(() =>
+      [...document.querySelectorAll("main label, main legend span")]
+        .filter((el) => el.getClientRects().length > 0 && el.scrollWidth > el.clientWidth + 1)
+        .map((el) => el.textContent),
+    );
+    assert.deepEqual(cut, [], `${lang}: labels cut at 375 px`);
+  }
+  await page.context().close();
+});
+
 test("screenshots of every section, light and dark, 1366 and 375 px", async () => {
   const call = await adminApi();
   for (const theme of ["light", "dark"]) {

@@ -171,20 +171,26 @@ describe("GET /metrics", () => {
     expect({ closed: body.closed, pending: body.pending }).toEqual({ closed: 3, pending: 2 });
   });
 
-  it("lists the top agents per period by the tickets they hold", async () => {
+  it("lists the top agents per period by the tickets they handled in it (took, passed on or closed), not by who holds them now", async () => {
     const { body } = await metrics(t.adminToken);
     expect(body.topAtendentes).toEqual({
-      day: [{ name: "Ana", tickets: 1 }],
-      week: [
+      // today (from the 25th 03:00Z): Ana took and finished T1; Bruno finished T2 at 00:30 local and took T3 back
+      day: [
         { name: "Bruno", tickets: 2 },
         { name: "Ana", tickets: 1 },
       ],
-      month: [
+      // Ana finished T3 on Monday: Bruno holds it now, she still handled it this week
+      week: [
+        { name: "Ana", tickets: 2 },
         { name: "Bruno", tickets: 2 },
-        { name: "Ana", tickets: 1 },
+      ],
+      // T5 was finished on October 31st, local time
+      month: [
+        { name: "Ana", tickets: 2 },
+        { name: "Bruno", tickets: 2 },
       ],
       total: [
-        { name: "Ana", tickets: 2 },
+        { name: "Ana", tickets: 3 },
         { name: "Bruno", tickets: 2 },
       ],
     });
@@ -329,5 +335,35 @@ describe("GET /metrics after a real conversation", () => {
     const anaAfter = after.firstResponseTime.byAgent.find((a: { userId: number }) => a.userId === ana.id);
     expect(anaAfter.count).toBe(anaBefore.count + 1);
     expect(after.total).toBe(before.total + 1);
+  });
+
+  it("keeps an agent who finished a ticket in the top agents after the customer reopens it; a transfer counts for both agents", async () => {
+    const sim = await pairedSimulator(t, { queueIds: [queueA] });
+    // rows written now carry the database's clock, not the test's: the all-time list is the one to read
+    const total = async (name: string) =>
+      ((await metrics(t.adminToken)).body.topAtendentes.total as { name: string; tickets: number }[]).find((a) => a.name === name)
+        ?.tickets ?? 0;
+    const [anaBefore, brunoBefore] = [await total("Ana"), await total("Bruno")];
+
+    const number = "5511977776666";
+    await customerSays(t, sim, number, "sem sinal desde ontem");
+    const [ticket] = await ticketOfContact(t, number);
+    expect((await api(t, ana.token, "PUT", `/tickets/${ticket.id}`, { status: "open", userId: ana.id })).status).toBe(200);
+    expect((await api(t, ana.token, "PUT", `/tickets/${ticket.id}`, { status: "closed" })).status).toBe(200);
+    await settle(t);
+    // the customer writes again: the ticket waits, nobody's — Ana handled it all the same
+    await customerSays(t, sim, number, "voltou a cair");
+    await eventually(async () => (await ticketOfContact(t, number))[0]?.status === "pending", "the ticket reopened");
+    expect(await total("Ana")).toBe(anaBefore + 1);
+
+    // another ticket: Ana takes it and transfers it to Bruno, who finishes it — one each, not two for Ana
+    const other = "5511977775555";
+    await customerSays(t, sim, other, "quero mudar de plano");
+    const [second] = await ticketOfContact(t, other);
+    expect((await api(t, ana.token, "PUT", `/tickets/${second.id}`, { status: "open", userId: ana.id })).status).toBe(200);
+    expect((await api(t, ana.token, "PUT", `/tickets/${second.id}`, { status: "open", userId: bruno.id })).status).toBe(200);
+    expect((await api(t, bruno.token, "PUT", `/tickets/${second.id}`, { status: "closed" })).status).toBe(200);
+    expect(await total("Ana")).toBe(anaBefore + 2);
+    expect(await total("Bruno")).toBe(brunoBefore + 1);
   });
 });

@@ -1,4 +1,5 @@
 import { AppLayout } from "../components/layout/AppLayout";
+import { apiDocMenu } from "../features/api-doc";
 import { LanguageMenu } from "../components/layout/LanguageMenu";
 import { VolumeControl } from "../components/layout/VolumeControl";
 import { isAdmin, isSupervisor, useAuth, useLiveSession } from "../features/auth";
@@ -29,6 +30,7 @@ const MENU: MenuEntry[] = [
   contractsMenu,
   schedulesMenu,
   connectionsMenu,
+  apiDocMenu,
   settingsMenu,
 ];
 

@@ -33,6 +33,9 @@ export const en: Messages = {
     submit: "Sign up",
     loginLink: "Already have an account? Sign in",
     success: "User created successfully",
+    offTitle: "Sign-up is off",
+    offText: "New accounts cannot be created here. Ask an administrator to create yours, then sign in with your email and password.",
+    offLogin: "Go to sign in",
   },
   menu: {
     tickets: "Tickets",
@@ -48,6 +51,7 @@ export const en: Messages = {
     schedules: "Schedules",
     connections: "Connections",
     settings: "Settings",
+    doc: "API docs",
     connectionsAlert: "Some connections need attention",
   },
   topbar: {
@@ -143,7 +147,13 @@ export const en: Messages = {
       profile: "Profile",
       queues: "Departments",
     },
-    profiles: { admin: "Admin", superv: "Super", user: "User" },
+    profiles: { admin: "Administrator", superv: "Supervisor", user: "Agent" },
+    /** what each profile may do (the user dialog) */
+    profileHelp: {
+      admin: "Everything: users, departments, connections, settings, broadcasts and the Dashboard; sees and acts on every ticket.",
+      superv: "Sees and acts on every ticket (transfer, finish) and follows the Dashboard; does not change the setup.",
+      user: "Serves the customers of their departments: takes, answers, transfers and finishes their own tickets.",
+    },
   },
   queues: {
     title: "Departments",

@@ -33,6 +33,10 @@ export const es: Messages = {
     submit: "Registrarse",
     loginLink: "¿Ya tienes una cuenta? Inicia sesión",
     success: "Usuario creado con éxito",
+    offTitle: "Registro desactivado",
+    offText:
+      "No se pueden crear cuentas nuevas aquí. Pide a un administrador que cree la tuya y luego inicia sesión con tu correo y contraseña.",
+    offLogin: "Ir al inicio de sesión",
   },
   menu: {
     tickets: "Atenciones",
@@ -48,6 +52,7 @@ export const es: Messages = {
     schedules: "Agendamientos",
     connections: "Conexiones",
     settings: "Configuración",
+    doc: "Documentación",
     connectionsAlert: "Hay conexiones que necesitan atención",
   },
   topbar: {
@@ -143,7 +148,13 @@ export const es: Messages = {
       profile: "Perfil",
       queues: "Sectores",
     },
-    profiles: { admin: "Admin", superv: "Super", user: "User" },
+    profiles: { admin: "Administrador", superv: "Supervisor", user: "Agente" },
+    /** what each profile may do (the user dialog) */
+    profileHelp: {
+      admin: "Todo: usuarios, sectores, conexiones, configuración, envíos masivos y el Dashboard; ve y actúa en todos los tickets.",
+      superv: "Ve y actúa en todos los tickets (transferir, finalizar) y sigue el Dashboard; no cambia la configuración.",
+      user: "Atiende a los clientes de sus sectores: toma, responde, transfiere y finaliza sus propios tickets.",
+    },
   },
   queues: {
     title: "Sectores",

@@ -32,6 +32,10 @@ export const pt = {
     submit: "Cadastrar",
     loginLink: "Já tem uma conta? Entre",
     success: "Usuário criado com sucesso",
+    offTitle: "Cadastro desativado",
+    offText:
+      "Novas contas não podem ser criadas por aqui. Peça a um administrador para criar a sua e depois entre com o seu e-mail e senha.",
+    offLogin: "Ir para o login",
   },
   menu: {
     tickets: "Atendimentos",
@@ -47,6 +51,7 @@ export const pt = {
     schedules: "Agendamentos",
     connections: "Conexões",
     settings: "Configurações",
+    doc: "Documentação",
     connectionsAlert: "Há conexões que precisam de atenção",
   },
   topbar: {
@@ -143,7 +148,13 @@ export const pt = {
       profile: "Perfil",
       queues: "Setores",
     },
-    profiles: { admin: "Admin", superv: "Super", user: "User" },
+    profiles: { admin: "Administrador", superv: "Supervisor", user: "Atendente" },
+    /** what each profile may do (the user dialog) */
+    profileHelp: {
+      admin: "Tudo: usuários, setores, conexões, configurações, disparos e o Dashboard; vê e age em todos os atendimentos.",
+      superv: "Vê e age em todos os atendimentos (transferir, finalizar) e acompanha o Dashboard; não muda a configuração.",
+      user: "Atende os clientes dos seus setores: assume, responde, transfere e finaliza os próprios atendimentos.",
+    },
   },
   queues: {
     title: "Setores",

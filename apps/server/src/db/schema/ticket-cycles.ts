@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, bigserial, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { tickets } from "./tickets.js";
+import { users } from "./users.js";
 
 /**
  * One row per ticket "cycle", for the dashboard's response and resolution times: a cycle starts
@@ -38,4 +39,25 @@ export const ticketCycles = pgTable(
     /** the cycle a new message or close belongs to */
     index("ticket_cycles_open_idx").on(t.ticketId).where(sql`${t.endedAt} is null`),
   ],
+);
+
+/**
+ * Who handled which ticket, and when last: the dashboard's "Top atendentes". One row per (agent,
+ * ticket), kept by a trigger on ticket_history (hand-written at the end of its migration): the
+ * agent a ticket went to (accepted, reopened, transferred or handed over to them), the agent it was
+ * closed with (Finalizar, or auto-closed while theirs) and the agent who passed it on (a transfer,
+ * back to waiting). A period's count is a range on `handledAt`: every period ends now.
+ */
+export const ticketAgents = pgTable(
+  "ticket_agents",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    ticketId: integer("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    handledAt: timestamp("handled_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.ticketId] })],
 );

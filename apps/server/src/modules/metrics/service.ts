@@ -22,7 +22,10 @@ import { timeZoneOf } from "../settings/service.js";
  * The dashboard's figures, computed in SQL (definitions in docs/dashboard.md):
  * - cards: tickets CREATED today / this week (from Monday) / this month / ever, with the day,
  *   week and month cut at local midnight of the `timezone` setting;
- * - topAtendentes: per period, tickets created in it by the agent they belong to now;
+ * - topAtendentes: per period, the tickets each agent handled in it: took (accepted, reopened,
+ *   was transferred or handed them), passed on (transfer, back to waiting) or closed (Finalizar, or
+ *   auto-closed while theirs) — not who holds them now: a ticket finished and then reopened by the
+ *   customer still counts for the agent who finished it;
  * - closed / pending: tickets in that status now;
  * - a ticket's "cycle" starts when it is created or when the customer reopens it by writing to it
  *   closed, and ends at its first close after that. First response time of a cycle: from its
@@ -77,14 +80,16 @@ async function specFigures(db: DbOrTx, now: Date, timeZone: string) {
            count(*) filter (where status = 'closed')::int as closed,
            count(*) filter (where status = 'pending')::int as pending
     from tickets`);
+  // one row per (agent, ticket) with the last time the agent handled it (ticket_agents, kept by a trigger)
   const { rows: agents } = await db.execute<{ name: string; day: number; week: number; month: number; total: number }>(sql`
-    select u.name,
-           count(*) filter (where t.created_at >= ${day})::int as day,
-           count(*) filter (where t.created_at >= ${week})::int as week,
-           count(*) filter (where t.created_at >= ${month})::int as month,
-           count(*)::int as total
-    from tickets t join users u on u.id = t.user_id
-    group by u.id, u.name`);
+    select u.name, a.day, a.week, a.month, a.total
+    from (select user_id,
+                 count(*) filter (where handled_at >= ${day})::int as day,
+                 count(*) filter (where handled_at >= ${week})::int as week,
+                 count(*) filter (where handled_at >= ${month})::int as month,
+                 count(*)::int as total
+          from ticket_agents group by user_id) a
+    join users u on u.id = a.user_id`);
   const top = (key: "day" | "week" | "month" | "total"): AgentTickets[] =>
     agents
       .map((a) => ({ name: a.name, tickets: num(a[key]) }))

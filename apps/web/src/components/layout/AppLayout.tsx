@@ -99,7 +99,17 @@ export function AppLayout({ logo, userName, actions, onLogout, menu, adminMenu }
 
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, display: "flex", flexDirection: "column", height: "100dvh" }}>
         <Toolbar />
-        <Box sx={{ flex: 1, minHeight: 0, display: "flex", flexDirection: "column", opacity: navigation.state === "loading" ? 0.6 : 1 }}>
+        {/* a screen that fills the height scrolls its own parts; any other (the dashboard, a long form) scrolls here */}
+        <Box
+          sx={{
+            flex: 1,
+            minHeight: 0,
+            overflowY: "auto",
+            display: "flex",
+            flexDirection: "column",
+            opacity: navigation.state === "loading" ? 0.6 : 1,
+          }}
+        >
           <Suspense fallback={<FullPageSpinner />}>
             <Outlet />
           </Suspense>

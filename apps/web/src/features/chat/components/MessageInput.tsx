@@ -204,7 +204,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
     return (
       <Box sx={{ p: 2, borderTop: 1, borderColor: "divider", textAlign: "center" }} data-testid="input-disabled">
         <Typography variant="body2" color="text.secondary">
-          {t("chat.inputDisabled")}
+          {t("chat.inputDisabled", { button: t(ticket.status === "closed" ? "chat.reopen" : "chat.accept") })}
         </Typography>
       </Box>
     );

@@ -96,6 +96,7 @@ export function TopAgents({ m }: { m: Metrics }) {
   return (
     <Section
       title={t("dashboard.topAgents")}
+      help={t("dashboard.topAgentsHelp")}
       testId="dashboard-top-agents"
       action={
         <TextField

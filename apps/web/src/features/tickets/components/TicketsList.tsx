@@ -4,7 +4,7 @@ import CircularProgress from "@mui/material/CircularProgress";
 import List from "@mui/material/List";
 import Typography from "@mui/material/Typography";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useMemo, useRef } from "react";
+import { type ReactNode, useEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { flatTickets, useTickets } from "../api/tickets";
 import type { TicketFilter } from "../lib";
@@ -17,13 +17,15 @@ interface Props {
   onAccept: (t: Ticket) => void;
   acceptingId?: number;
   emptyText: string;
+  /** Shown under the empty text (the inbox's first-day hint). */
+  emptyHint?: ReactNode;
   hidden?: boolean;
 }
 
 const ROW_ESTIMATE = 86;
 
 /** A virtualized, infinitely paged list: only the rows in view (plus a few) are in the DOM. */
-export function TicketsList({ filter, selectedId, onOpen, onAccept, acceptingId, emptyText, hidden }: Props) {
+export function TicketsList({ filter, selectedId, onOpen, onAccept, acceptingId, emptyText, emptyHint, hidden }: Props) {
   const { t } = useTranslation();
   const q = useTickets(filter);
   const tickets = useMemo(() => flatTickets(q.data), [q.data]);
@@ -57,9 +59,12 @@ export function TicketsList({ filter, selectedId, onOpen, onAccept, acceptingId,
           <CircularProgress size={28} />
         </Box>
       ) : tickets.length === 0 ? (
-        <Typography color="text.secondary" variant="body2" sx={{ p: 3, textAlign: "center" }} data-testid="tickets-empty">
-          {q.isError ? t("common.loadError") : emptyText}
-        </Typography>
+        <>
+          <Typography color="text.secondary" variant="body2" sx={{ p: 3, textAlign: "center" }} data-testid="tickets-empty">
+            {q.isError ? t("common.loadError") : emptyText}
+          </Typography>
+          {!q.isError && emptyHint}
+        </>
       ) : (
         <List disablePadding sx={{ height: virtualizer.getTotalSize(), position: "relative" }}>
           {items.map((row) => {

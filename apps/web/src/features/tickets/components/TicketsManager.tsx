@@ -25,6 +25,7 @@ import { useUsers, visibleUsers } from "../../users";
 import { useTickets, useUpdateTicket } from "../api/tickets";
 import type { TicketFilter } from "../lib";
 import { AcceptTicketDialog, NewTicketDialog } from "./TicketDialogs";
+import { FirstDayHint } from "./FirstDayHint";
 import { TicketsList } from "./TicketsList";
 
 type TabKey = "open" | "group" | "closed" | "search";
@@ -205,8 +206,22 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
               }
             />
           </Tabs>
-          <TicketsList key="assigned" filter={filters.assigned} hidden={sub !== "assigned"} emptyText={t("tickets.empty")} {...listProps} />
-          <TicketsList key="waiting" filter={filters.waiting} hidden={sub !== "waiting"} emptyText={t("tickets.empty")} {...listProps} />
+          <TicketsList
+            key="assigned"
+            filter={filters.assigned}
+            hidden={sub !== "assigned"}
+            emptyText={t("tickets.empty")}
+            emptyHint={sub === "assigned" && <FirstDayHint inboxEmpty={assignedCount + waitingCount === 0} />}
+            {...listProps}
+          />
+          <TicketsList
+            key="waiting"
+            filter={filters.waiting}
+            hidden={sub !== "waiting"}
+            emptyText={t("tickets.empty")}
+            emptyHint={sub === "waiting" && <FirstDayHint inboxEmpty={assignedCount + waitingCount === 0} />}
+            {...listProps}
+          />
         </>
       )}
       {tab === "group" && <TicketsList filter={filters.group} emptyText={t("tickets.empty")} {...listProps} />}

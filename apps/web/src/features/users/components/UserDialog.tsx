@@ -1,4 +1,5 @@
 import { PROFILES, type User, passwordField, userCreateBody } from "@balcao/contract";
+import ListItemText from "@mui/material/ListItemText";
 import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
 import { useMemo } from "react";
@@ -69,10 +70,22 @@ export function UserDialog({ open, user, onClose }: { open: boolean; user: User 
         control={form.control}
         name="profile"
         render={({ field }) => (
-          <TextField select label={t("users.form.profile")} {...field} value={field.value ?? "user"} error={Boolean(errors.profile)}>
+          <TextField
+            select
+            label={t("users.form.profile")}
+            {...field}
+            value={field.value ?? "user"}
+            error={Boolean(errors.profile)}
+            // what the chosen profile may do, under the field; each option says it too
+            helperText={t(`users.profileHelp.${field.value ?? "user"}`)}
+            slotProps={{
+              select: { renderValue: (v) => t(`users.profiles.${v as string}`) },
+              formHelperText: { "data-testid": "profile-help" } as object,
+            }}
+          >
             {PROFILES.map((p) => (
-              <MenuItem key={p} value={p}>
-                {t(`users.profiles.${p}`)}
+              <MenuItem key={p} value={p} sx={{ whiteSpace: "normal", maxWidth: 480 }}>
+                <ListItemText primary={t(`users.profiles.${p}`)} secondary={t(`users.profileHelp.${p}`)} />
               </MenuItem>
             ))}
           </TextField>

@@ -2,6 +2,7 @@ import { SEARCH_DEBOUNCE_MS } from "@balcao/contract";
 import Avatar from "@mui/material/Avatar";
 import Chip from "@mui/material/Chip";
 import Stack from "@mui/material/Stack";
+import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -42,7 +43,9 @@ export default function UsersPage() {
           onDelete={on.remove}
         >
           <Stack direction="row" spacing={0.5} sx={{ mt: 1, flexWrap: "wrap", rowGap: 0.5 }}>
-            <Chip size="small" variant="outlined" label={t(`users.profiles.${u.profile}`)} />
+            <Tooltip title={t(`users.profileHelp.${u.profile}`)}>
+              <Chip size="small" variant="outlined" label={t(`users.profiles.${u.profile}`)} />
+            </Tooltip>
             {u.queues.length === 0 ? (
               <Typography variant="caption" color="text.secondary" sx={{ alignSelf: "center" }}>
                 {t("users.noQueues")}
