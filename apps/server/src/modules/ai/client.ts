@@ -12,6 +12,8 @@ import type { ChatMessage } from "./prompt.js";
 export interface AiEndpoint {
   baseUrl: string;
   apiKey: string;
+  /** default: 20 s for chat and the model list, 60 s for a transcription */
+  timeoutMs?: number;
 }
 
 export class AiError extends AppError {
@@ -95,7 +97,7 @@ export async function chatCompletion(ep: AiEndpoint, model: string, messages: Ch
     url: endpointUrl(ep.baseUrl, "/chat/completions"),
     headers: headers(ep, { "content-type": "application/json" }),
     body: JSON.stringify({ model, messages, temperature: 0.4, max_tokens: maxTokens, n: 1 }),
-    timeoutMs: AI_TIMEOUT_MS,
+    timeoutMs: ep.timeoutMs ?? AI_TIMEOUT_MS,
     maxBytes: MAX_ANSWER_BYTES,
   });
   checkStatus(answer);
@@ -117,7 +119,7 @@ export async function transcribe(ep: AiEndpoint, model: string, audio: Buffer, f
     url: endpointUrl(ep.baseUrl, "/audio/transcriptions"),
     headers: headers(ep),
     body: form,
-    timeoutMs: TRANSCRIPTION_TIMEOUT_MS,
+    timeoutMs: ep.timeoutMs ?? TRANSCRIPTION_TIMEOUT_MS,
     maxBytes: MAX_ANSWER_BYTES,
   });
   checkStatus(answer);
@@ -132,7 +134,7 @@ export async function listModels(ep: AiEndpoint): Promise<string[]> {
     method: "GET",
     url: endpointUrl(ep.baseUrl, "/models"),
     headers: headers(ep),
-    timeoutMs: AI_TIMEOUT_MS,
+    timeoutMs: ep.timeoutMs ?? AI_TIMEOUT_MS,
     maxBytes: MAX_ANSWER_BYTES,
   });
   checkStatus(answer);

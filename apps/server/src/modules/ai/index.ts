@@ -13,14 +13,15 @@ import { onMessageCreated, runTranscription, TRANSCRIBE_JOB, type TranscriptionD
  * (a customer's stored voice note queues it), and the routes.
  */
 export function registerAi(
-  deps: { conv: ConvDeps; billing: BillingRegistry; jobs: JobRunner; clock: Clock },
+  deps: { conv: ConvDeps; billing: BillingRegistry; jobs: JobRunner; clock: Clock; timeoutMs?: number },
   guard: Guards,
 ): FastifyPluginAsyncZod {
   const transcription: TranscriptionDeps = {
     conv: deps.conv,
     enqueueJob: (name, payload, opts) => deps.jobs.enqueue(name, payload, opts),
+    timeoutMs: deps.timeoutMs,
   };
   deps.jobs.register<{ messageId: number }>(TRANSCRIBE_JOB, (p, job) => runTranscription(transcription, p, job));
   deps.conv.ctx.events.on("message.created", (p) => onMessageCreated(transcription, p.message));
-  return aiRoutes({ conv: deps.conv, billing: deps.billing, limiter: newAiLimiter() }, guard, deps.clock);
+  return aiRoutes({ conv: deps.conv, billing: deps.billing, limiter: newAiLimiter(), timeoutMs: deps.timeoutMs }, guard, deps.clock);
 }

@@ -99,6 +99,13 @@ export function conversationLines(messages: PromptMessage[], maxChars: number, r
   return out;
 }
 
+/** Words too common to say what a message is about (pt, es, en), accents removed. */
+const STOPWORDS = new Set(
+  "esta esse essa isso este estou estao estamos para pelo pela pelos pelas como voce voces aqui agora ainda desde quando onde porque porem mais menos muito muita tambem sobre entre depois antes tenho temos tem tinha minha nosso nossa seus suas dele dela eles elas favor obrigado obrigada tarde noite bom boa dia dias hoje ontem olá ola oi sim nao pode posso preciso queria quero fazer feito vou vai vamos sera seria ser estar seja cada todo toda todos todas algum alguma nada tudo then this that with from have your please thanks hello para esta pero como".split(
+    " ",
+  ),
+);
+
 const words = (s: string) =>
   new Set(
     s
@@ -106,7 +113,7 @@ const words = (s: string) =>
       .normalize("NFD")
       .replace(/[\u0300-\u036f]/g, "")
       .split(/[^a-z0-9]+/)
-      .filter((w) => w.length >= 4),
+      .filter((w) => w.length >= 4 && !STOPWORDS.has(w)),
   );
 
 /** The quick answers that share words with what the customer wrote lately, best first. */

@@ -81,7 +81,7 @@ export function aiRoutes(deps: service.AiDeps, guard: Guards, clock: Clock): Fas
       async (req) => {
         const user = sessionUser(req);
         await gate.check(user, req.headers[SETTINGS_TOKEN_HEADER]);
-        return service.testConnection(ctx, user, req.body ?? {});
+        return service.testConnection(ctx, deps.timeoutMs, user, req.body ?? {});
       },
     );
     app.get(

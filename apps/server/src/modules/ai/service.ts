@@ -25,6 +25,8 @@ export interface AiDeps {
   billing: BillingRegistry;
   /** per user: suggestion and summary requests a minute */
   limiter: RateLimiter;
+  /** the AI server's timeout (default 20 s; tests shorten it) */
+  timeoutMs?: number;
 }
 
 export function newAiLimiter(): RateLimiter {
@@ -98,6 +100,7 @@ async function ready(deps: AiDeps, user: SessionUser, ticketId: number): Promise
   const ticket = await ticketFor(deps.conv.ctx.db, user, ticketId);
   const settings = await aiSettings(deps.conv.ctx.db);
   if (!settings.enabled) throw new AiError("ERR_AI_DISABLED");
+  if (deps.timeoutMs) settings.timeoutMs = deps.timeoutMs;
   const key = String(user.id);
   const wait = deps.limiter.retryAfter(key);
   if (wait > 0) throw new AiError("ERR_AI_RATE_LIMITED", wait);
@@ -226,6 +229,7 @@ function isHttpUrl(value: string): boolean {
  */
 export async function testConnection(
   ctx: AppContext,
+  timeoutMs: number | undefined,
   user: SessionUser,
   typed: { baseUrl?: string; apiKey?: string; model?: string; transcriptionModel?: string },
 ): Promise<AiTestAnswer> {
@@ -238,7 +242,7 @@ export async function testConnection(
   const transcriptionModel = typed.transcriptionModel?.trim() ?? saved.transcriptionModel;
   try {
     const models = await recorded(ctx, { kind: "test", user, ticketId: null, charsOut: 0, host: hostOf(baseUrl) }, () =>
-      listModels({ baseUrl, apiKey }),
+      listModels({ baseUrl, apiKey, timeoutMs }),
     );
     const missing = [model, transcriptionModel].filter((m) => m && models.length > 0 && !models.includes(m));
     const keyNote = !typed.apiKey?.trim() && !sameAddress && saved.apiKey ? " (a chave salva não foi enviada a este novo endereço)" : "";

@@ -19,10 +19,25 @@ export const TRANSCRIBE_JOB = "ai.transcribe";
 const MAX_ATTEMPTS = 4;
 /** what the OpenAI endpoint takes in one request */
 const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
+/** the file name's extension tells the server the format (WhatsApp voice notes are Ogg/Opus) */
+const AUDIO_EXT: Record<string, string> = {
+  "audio/ogg": "ogg",
+  "audio/opus": "ogg",
+  "audio/mpeg": "mp3",
+  "audio/mp4": "m4a",
+  "audio/x-m4a": "m4a",
+  "audio/aac": "m4a",
+  "audio/wav": "wav",
+  "audio/x-wav": "wav",
+  "audio/webm": "webm",
+  "audio/flac": "flac",
+};
 
 export interface TranscriptionDeps {
   conv: ConvDeps;
   enqueueJob: (name: string, payload: unknown, opts?: EnqueueOptions) => Promise<number | undefined>;
+  /** the AI server's timeout (default 60 s for audio; tests shorten it) */
+  timeoutMs?: number;
 }
 
 const isCustomerAudio = (m: Pick<Message, "fromMe" | "mediaType" | "mediaUrl" | "isDeleted">) =>
@@ -59,14 +74,14 @@ export async function runTranscription(deps: TranscriptionDeps, payload: { messa
   if (!s.enabled || !s.transcriptionModel) return;
   const audio = await media.read(m.mediaKey);
   if (!audio || audio.length === 0 || audio.length > MAX_AUDIO_BYTES) return;
-  const ext = m.mediaKey.split(".").pop() || "ogg";
-  const fileName = `voice.${ext === "opus" ? "ogg" : ext}`;
+  const mimetype = (m.mimetype ?? "audio/ogg").split(";")[0].trim();
+  const fileName = `voice.${AUDIO_EXT[mimetype] ?? "ogg"}`;
   let text: string;
   try {
     text = await recorded(
       ctx,
       { kind: "transcription", user: null, ticketId: m.ticketId, messageId: m.id, charsOut: audio.length, host: hostOf(s.baseUrl) },
-      () => transcribe(s, s.transcriptionModel, audio, fileName, (m.mimetype ?? "audio/ogg").split(";")[0]),
+      () => transcribe({ ...s, timeoutMs: deps.timeoutMs }, s.transcriptionModel, audio, fileName, mimetype),
     );
   } catch (err) {
     // 401, quota, a wrong model: trying again will not help (the record shows why)
