@@ -67,7 +67,8 @@ export function toMessage(r: MessageJoinRow): Message {
     source: m.source as Message["source"],
     userId: m.userId,
     sendError: m.sendError,
-    transcription: m.transcription ?? null,
+    // only once a voice note has one (messages built at send time carry none)
+    ...(m.transcription != null && { transcription: m.transcription }),
     quotedMsg: r.q
       ? {
           id: r.q.id,
