@@ -213,7 +213,7 @@ for (const theme of ["light", "dark"]) {
         await section.scrollIntoViewIfNeeded();
         await section.getByTestId("test-ai").click();
         await section.getByTestId("ai-test-result").waitFor();
-        assert.match(await section.getByTestId("ai-test-result").innerText(), /Conectado/);
+        assert.match((await section.getByTestId("ai-test-result").textContent()) ?? "", /Conectado/);
         await section.getByTestId("ai-privacy").scrollIntoViewIfNeeded();
         await settled(page);
         await shot(page, `ai-settings-${width}-${theme}`);

@@ -49,6 +49,7 @@ export function AiSuggestButton({ ticketId, onPick }: { ticketId: number; onPick
             onClick={ask}
             disabled={suggest.isPending}
             color={open ? "primary" : "default"}
+            sx={{ p: { xs: 0.5, sm: 1 } }}
             data-testid="ai-suggest"
           >
             <AutoAwesomeIcon />
