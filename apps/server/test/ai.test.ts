@@ -13,6 +13,7 @@ import {
   socketFor,
 } from "./conversation-kit.js";
 import { FAKE_AI_KEY, type FakeOpenAi, startFakeOpenAi } from "./fakes/openai.js";
+import { SGP_APP, SGP_TOKEN, startFakeSgp } from "./fakes/sgp.js";
 import { createTestApp, type TestApp } from "./helpers.js";
 
 /**
@@ -152,6 +153,43 @@ describe("suggestions", () => {
       expect(res.status).toBe(403);
     }
     expect(ai.paths.length).toBe(before);
+  });
+});
+
+describe("grounded in the billing system", () => {
+  it("with SGP configured, the prompt holds what the agent's panel shows: contract status, plan, open invoices", async () => {
+    const sgp = await startFakeSgp();
+    try {
+      for (const [key, value] of [
+        ["integrationSystem", "SGP"],
+        ["integrationUrl", sgp.url],
+        ["integrationApp", SGP_APP],
+        ["integrationToken", SGP_TOKEN],
+      ])
+        await set(key, value);
+      // the contact's number is the one SGP lists for contract 1001
+      const contact = (await api(t, t.adminToken, "POST", "/contacts", { name: "Maria", number: "5549991234567" })).body;
+      const ticket = await api(t, t.adminToken, "POST", "/tickets", {
+        contactId: contact.id,
+        whatsappId: sim.whatsappId,
+        queueId: queueA,
+        status: "open",
+        userId: agent.id,
+      });
+      await customerSays(t, sim, "5549991234567", "Quero pagar minha fatura");
+      const res = await api(t, agent.token, "POST", `/tickets/${ticket.body.id}/ai/suggestions`, {});
+      expect(res.status).toBe(200);
+      const sent = ai.chats.at(-1)?.text ?? "";
+      expect(sent).toContain("Suspenso");
+      expect(sent).toContain("FIBRA 300M");
+      expect(sent).toContain("vencimento 2026-09-10, R$ 89,90");
+      expect(sent).toContain("vencimento 2026-11-10, R$ 99,90");
+      // the phone SGP keeps is not part of it
+      expect(sent).not.toContain("99123-4567");
+    } finally {
+      await set("integrationUrl", "");
+      await sgp.close();
+    }
   });
 });
 
