@@ -44,6 +44,7 @@ import { disparoRoutes } from "./modules/disparos/routes.js";
 import type { HttpOptions } from "./modules/billing/http.js";
 import { BillingRegistry } from "./modules/billing/registry.js";
 import { billingRoutes } from "./modules/billing/routes.js";
+import { registerAi } from "./modules/ai/index.js";
 import * as disparos from "./modules/disparos/service.js";
 import * as bots from "./modules/bots/service.js";
 import { botContentRoutes } from "./modules/bot-content/routes.js";
@@ -98,6 +99,8 @@ export interface BuildOptions {
   jobBackoffMs?: (attempts: number) => number;
   /** The clock bots wait on (delays between bot messages, Typebot waits); tests pass one that records the waits. */
   botClock?: Clock;
+  /** AI server tuning (tests shorten the 20 s timeout). */
+  ai?: { timeoutMs?: number };
   /** Replaces the inbound journal (the benchmark measures the pipeline without it, to price it). */
   journal?: Journal;
 }
@@ -322,6 +325,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     messageApiRoutes(conv),
     billingRoutes({ conv, registry: billing }, guard),
     botContentRoutes(conv, guard),
+    registerAi({ conv, billing, jobs, clock: opts.clock ?? realClock, timeoutMs: opts.ai?.timeoutMs }, guard),
     ...(config.simulatorEnabled ? [simulatorRoutes(ctx, channels, simulator, guard)] : []),
   ]) {
     await app.register(plugin);

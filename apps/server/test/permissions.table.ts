@@ -176,6 +176,12 @@ export const PERMISSIONS: Record<string, Row> = {
   "POST /billing/{ticketId}/send-pix": { expect: TICKET_SCOPED, body: () => ({ contractId: "1", invoiceId: "1" }) },
   "POST /billing/{ticketId}/unlock": { expect: TICKET_SCOPED, body: () => ({ contractId: "1", confirm: true }) },
   "POST /billing/test": { expect: ADMINS, body: () => ({}) },
+  // AI assist: as reading the ticket (off by default here: 404 ERR_AI_DISABLED after the ticket check); the settings' test and the call record for admins
+  "POST /tickets/{ticketId}/ai/suggestions": { expect: TICKET_SCOPED, body: () => ({}) },
+  "POST /tickets/{ticketId}/ai/summary": { expect: TICKET_SCOPED, body: () => ({}) },
+  // a closed local port: the test call fails at once, nothing leaves the machine
+  "POST /ai/test": { expect: ADMINS, body: () => ({ baseUrl: "http://127.0.0.1:9/v1" }) },
+  "GET /ai/calls": { expect: ADMINS },
 
   // disparos (bulk messages): admins only; the external tool's call takes a connection's token, never a user's session
   "GET /disparos": { expect: ADMINS },

@@ -206,6 +206,8 @@ export const messageSchema = z.object({
   userId: z.number().nullable(),
   /** Why an outgoing message could not be sent: it shows an error mark and 'Reenviar'. Null otherwise (ack 0 is the clock while it waits). */
   sendError: z.string().nullable(),
+  /** A customer's voice note as text (AI transcription, shown with 'transcrição automática'); null until there is one. */
+  transcription: z.string().nullable().optional(),
   createdAt: isoDate,
   updatedAt: isoDate,
 });

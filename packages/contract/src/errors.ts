@@ -85,6 +85,18 @@ export const ERROR_STATUS = {
   ERR_INVALID_DOCUMENT: 400,
   /** no PIX code from the billing system and no PIX key in the settings */
   ERR_PIX_NOT_CONFIGURED: 409,
+  /** AI assist is off (setting aiEnabled): nothing is sent anywhere */
+  ERR_AI_DISABLED: 404,
+  /** the AI server refused the key (401/403) */
+  ERR_AI_UNAUTHORIZED: 502,
+  /** too many AI requests: this user's limit (Retry-After), or the AI server's own 429 */
+  ERR_AI_RATE_LIMITED: 429,
+  /** the AI server did not answer in time */
+  ERR_AI_TIMEOUT: 504,
+  /** the AI server is down, unreachable or failing (5xx, 404 wrong address or model) */
+  ERR_AI_UNAVAILABLE: 503,
+  /** the AI server answered something that is not what was asked */
+  ERR_AI_BAD_ANSWER: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

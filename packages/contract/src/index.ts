@@ -13,3 +13,4 @@ export * from "./contracts.js";
 export * from "./schedules.js";
 export * from "./documents.js";
 export * from "./billing.js";
+export * from "./ai.js";

@@ -92,6 +92,16 @@ export const SETTING_DEFAULTS = {
   // schedules: one found due after downtime is still sent up to this many minutes late, else marked failed ('atrasado')
   scheduleGraceMinutes: "60",
   /** the one-line confirmation a customer who leaves the disparos gets */
+  // AI assist (any OpenAI-compatible server): off until an admin turns it on
+  aiEnabled: "disabled",
+  aiBaseUrl: "https://api.openai.com/v1",
+  /** write-only (hasAiApiKey); sent only to aiBaseUrl */
+  aiApiKey: "",
+  aiModel: "gpt-4o-mini",
+  /** empty: voice notes are not transcribed */
+  aiTranscriptionModel: "",
+  /** CPF/CNPJ, e-mails, card-like and phone numbers replaced by placeholders before anything leaves */
+  aiRedact: "enabled",
   disparoOptOutReply: "Pronto! Você não vai mais receber nossas mensagens automáticas. Se mudar de ideia, é só nos chamar.",
 } as const;
 
@@ -117,7 +127,13 @@ export const SELF_SERVICE_TEXT_KEYS = [
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as SettingKey[];
 
 /** Never sent back to the browser; GET /settings answers `has_<key>` = "true" | "false" instead. */
-export const SECRET_SETTING_KEYS: readonly SettingKey[] = ["mail_password", "integrationToken", "settingsPassword", "userApiToken"];
+export const SECRET_SETTING_KEYS: readonly SettingKey[] = [
+  "mail_password",
+  "integrationToken",
+  "settingsPassword",
+  "userApiToken",
+  "aiApiKey",
+];
 /** Set by the server only ('Gerar novo': POST /settings/userApiToken shows a new one once, keeps its hash). */
 export const READ_ONLY_SETTING_KEYS: readonly SettingKey[] = ["userApiToken"];
 
@@ -132,6 +148,8 @@ export const SETTING_CHOICES: Partial<Record<SettingKey, readonly string[]>> = {
   integrationSystem: ["SGP", "MK-AUTH"],
   pixKeyType: ["cpf", "cnpj", "phone", "email", "evp"],
   mail_smtp_secure: ["none", "ssl", "tls"],
+  aiEnabled: ["enabled", "disabled"],
+  aiRedact: ["enabled", "disabled"],
 };
 
 /** Settings holding a non-negative integer. */
@@ -152,7 +170,7 @@ export const COLOR_SETTING_KEYS: readonly SettingKey[] = [
 ];
 
 /** Settings whose value is an http(s) address (empty allowed). */
-export const URL_SETTING_KEYS: readonly SettingKey[] = ["urlPix", "urlContrato", "urlApi", "integrationUrl", "financeBaseUrl"];
+export const URL_SETTING_KEYS: readonly SettingKey[] = ["urlPix", "urlContrato", "urlApi", "integrationUrl", "financeBaseUrl", "aiBaseUrl"];
 /** Witness CPFs: digits only, 11 with valid check digits (empty allowed). */
 export const CPF_SETTING_KEYS: readonly SettingKey[] = ["contrato_cpf1", "contrato_cpf2"];
 /** Settings anyone admin may change without the settings token: the top bar's dark-mode switch. */

@@ -18,3 +18,4 @@ export * from "./contracts.js";
 export * from "./schedules.js";
 export * from "./billing.js";
 export * from "./bots.js";
+export * from "./ai.js";

@@ -39,6 +39,8 @@ export const messages = pgTable(
     sendError: text("send_error"),
     /** When the channel took an outgoing message (set with the removal of its outbox row, in one statement). */
     sentAt: timestamp("sent_at", { withTimezone: true }),
+    /** A customer's voice note as text (the AI transcription job); null until there is one. */
+    transcription: text("transcription"),
     ...timestamps,
   },
   (t) => [

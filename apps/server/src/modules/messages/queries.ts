@@ -67,6 +67,8 @@ export function toMessage(r: MessageJoinRow): Message {
     source: m.source as Message["source"],
     userId: m.userId,
     sendError: m.sendError,
+    // only once a voice note has one (messages built at send time carry none)
+    ...(m.transcription != null && { transcription: m.transcription }),
     quotedMsg: r.q
       ? {
           id: r.q.id,
@@ -108,6 +110,7 @@ type RawMessageRow = {
   source: string;
   user_id: number | null;
   send_error: string | null;
+  transcription: string | null;
   created_at: Date | string;
   updated_at: Date | string;
   c_id: number | null;
@@ -132,7 +135,7 @@ export async function changeAndLoadMessage(db: DbOrTx, change: SQL, extra: SQL =
   const { rows } = await db.execute<RawMessageRow>(sql`
     with u as (${change})${extra}
     select u.id, u.wid, u.whatsapp_id, u.body, u.from_me, u.read, u.ack, u.is_deleted, u.is_edited, u.media_type, u.media_key,
-           u.mimetype, u.file_name, u.ticket_id, u.contact_id, u.quoted_msg_id, u.source, u.user_id, u.send_error, u.created_at, u.updated_at,
+           u.mimetype, u.file_name, u.ticket_id, u.contact_id, u.quoted_msg_id, u.source, u.user_id, u.send_error, u.transcription, u.created_at, u.updated_at,
            c.id as c_id, c.name as c_name, c.profile_pic_url as c_pic,
            q.id as q_id, q.body as q_body, q.from_me as q_from_me, q.media_type as q_media_type, q.media_key as q_media_key,
            q.is_deleted as q_is_deleted, qc.id as qc_id, qc.name as qc_name
@@ -162,6 +165,7 @@ export async function changeAndLoadMessage(db: DbOrTx, change: SQL, extra: SQL =
     source: r.source,
     userId: r.user_id === null ? null : Number(r.user_id),
     sendError: r.send_error,
+    transcription: r.transcription ?? null,
     createdAt: new Date(r.created_at),
     updatedAt: new Date(r.updated_at),
   } as MessageRow;

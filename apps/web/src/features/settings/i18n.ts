@@ -15,7 +15,15 @@ const pt = {
       mismatch: "As senhas não conferem.",
     },
     lock: "Bloquear",
+    ai: {
+      whatIsSent:
+        "O que é enviado, e só quando um atendente pede ou chega um áudio de cliente: as últimas mensagens do atendimento (até cerca de 6.000 caracteres), o setor, o nome do cliente e do atendente, as respostas rápidas que combinam e, com a integração de cobrança, a situação do contrato e as faturas em aberto; os áudios dos clientes, para transcrição. Para onde: {{host}}.",
+      privacy:
+        "Nunca são enviados outros atendimentos, e-mails de usuários ou senhas. Com a opção de ocultar ligada, CPF/CNPJ, e-mails, telefones e números de cartão viram marcadores antes de sair (os áudios vão como estão). Cada chamada fica registrada sem o conteúdo. Servidor fora do Brasil é transferência internacional de dados (LGPD art. 33): prefira um servidor próprio ou inclua a IA no aviso de privacidade.",
+      test: "Testar",
+    },
     sections: {
+      ai: "Inteligência artificial",
       pix: "PIX e contrato",
       witnesses: "Testemunhas",
       integration: "Integração",
@@ -27,6 +35,12 @@ const pt = {
       access: "Senha de configurações",
     },
     fields: {
+      aiEnabled: "IA para atendentes (sugestões, resumos, transcrição de áudios)",
+      aiBaseUrl: "URL base (compatível com OpenAI)",
+      aiApiKey: "Chave de API",
+      aiModel: "Modelo de chat",
+      aiTranscriptionModel: "Modelo de transcrição",
+      aiRedact: "Ocultar dados pessoais antes de enviar (CPF/CNPJ, e-mails, telefones, cartões)",
       pix: "PIX habilitado (botão Gerar PIX no chat)",
       urlPix: "URL do PIX",
       enableContract: "Contratos habilitados",
@@ -96,6 +110,9 @@ const pt = {
       settingsPassword: "Nova senha de configurações",
     },
     help: {
+      aiBaseUrl: "OpenAI: https://api.openai.com/v1 · Ollama: http://servidor:11434/v1 · vLLM/LocalAI: http://servidor:8000/v1",
+      aiModel: "Por exemplo gpt-4o-mini, ou o nome do modelo no seu servidor (qwen2.5:7b…).",
+      aiTranscriptionModel: "Em branco: áudios não são transcritos. Por exemplo whisper-1 ou Systran/faster-whisper-small.",
       urlPix: "O botão Gerar PIX abre este endereço com ?number=…&userId=….",
       msgEnvioContrato: "Variáveis: {nome} (cliente), {link} (link de assinatura).",
       msgConfirmacaoAssinatura: "Variáveis: {nome} (cliente), {link} (link do PDF assinado).",
@@ -175,7 +192,15 @@ const en: typeof pt = {
       mismatch: "The passwords do not match.",
     },
     lock: "Lock",
+    ai: {
+      whatIsSent:
+        "What is sent, and only when an agent asks or a customer's voice note arrives: the ticket's latest messages (up to about 6,000 characters), the queue, the customer's and agent's names, the matching quick answers and, with the billing integration, the contract's status and open invoices; customers' voice notes, for transcription. Where to: {{host}}.",
+      privacy:
+        "Other tickets, users' e-mails and passwords are never sent. With hiding on, CPF/CNPJ, e-mails, phones and card numbers become placeholders before leaving (voice notes go as they are). Every call is recorded without its content. A server outside Brazil is an international data transfer (LGPD art. 33): prefer your own server or name the AI in your privacy notice.",
+      test: "Test",
+    },
     sections: {
+      ai: "Artificial intelligence",
       pix: "PIX and contract",
       witnesses: "Witnesses",
       integration: "Integration",
@@ -187,6 +212,12 @@ const en: typeof pt = {
       access: "Settings password",
     },
     fields: {
+      aiEnabled: "AI for agents (suggestions, summaries, voice-note transcription)",
+      aiBaseUrl: "Base URL (OpenAI-compatible)",
+      aiApiKey: "API key",
+      aiModel: "Chat model",
+      aiTranscriptionModel: "Transcription model",
+      aiRedact: "Hide personal data before sending (CPF/CNPJ, e-mails, phones, cards)",
       pix: "PIX enabled (Gerar PIX button in the chat)",
       urlPix: "PIX URL",
       enableContract: "Contracts enabled",
@@ -256,6 +287,9 @@ const en: typeof pt = {
       settingsPassword: "New settings password",
     },
     help: {
+      aiBaseUrl: "OpenAI: https://api.openai.com/v1 · Ollama: http://server:11434/v1 · vLLM/LocalAI: http://server:8000/v1",
+      aiModel: "For example gpt-4o-mini, or the model's name on your server (qwen2.5:7b…).",
+      aiTranscriptionModel: "Blank: voice notes are not transcribed. For example whisper-1 or Systran/faster-whisper-small.",
       urlPix: "Gerar PIX opens this address with ?number=…&userId=….",
       msgEnvioContrato: "Variables: {nome} (customer), {link} (signing link).",
       msgConfirmacaoAssinatura: "Variables: {nome} (customer), {link} (signed PDF link).",
@@ -335,7 +369,15 @@ const es: typeof pt = {
       mismatch: "Las contraseñas no coinciden.",
     },
     lock: "Bloquear",
+    ai: {
+      whatIsSent:
+        "Qué se envía, y solo cuando un agente lo pide o llega un audio de un cliente: los últimos mensajes de la atención (hasta unos 6.000 caracteres), el sector, los nombres del cliente y del agente, las respuestas rápidas que coinciden y, con la integración de cobro, el estado del contrato y las facturas abiertas; los audios de los clientes, para transcribirlos. Adónde: {{host}}.",
+      privacy:
+        "Nunca se envían otras atenciones, e-mails de usuarios ni contraseñas. Con la opción de ocultar activa, CPF/CNPJ, e-mails, teléfonos y números de tarjeta se vuelven marcadores antes de salir (los audios van tal cual). Cada llamada queda registrada sin su contenido. Un servidor fuera de Brasil es una transferencia internacional de datos (LGPD art. 33): prefiera un servidor propio o incluya la IA en su aviso de privacidad.",
+      test: "Probar",
+    },
     sections: {
+      ai: "Inteligencia artificial",
       pix: "PIX y contrato",
       witnesses: "Testigos",
       integration: "Integración",
@@ -347,6 +389,12 @@ const es: typeof pt = {
       access: "Contraseña de configuración",
     },
     fields: {
+      aiEnabled: "IA para agentes (sugerencias, resúmenes, transcripción de audios)",
+      aiBaseUrl: "URL base (compatible con OpenAI)",
+      aiApiKey: "Clave de API",
+      aiModel: "Modelo de chat",
+      aiTranscriptionModel: "Modelo de transcripción",
+      aiRedact: "Ocultar datos personales antes de enviar (CPF/CNPJ, e-mails, teléfonos, tarjetas)",
       pix: "PIX habilitado (botón Gerar PIX en el chat)",
       urlPix: "URL del PIX",
       enableContract: "Contratos habilitados",
@@ -416,6 +464,9 @@ const es: typeof pt = {
       settingsPassword: "Nueva contraseña de configuración",
     },
     help: {
+      aiBaseUrl: "OpenAI: https://api.openai.com/v1 · Ollama: http://servidor:11434/v1 · vLLM/LocalAI: http://servidor:8000/v1",
+      aiModel: "Por ejemplo gpt-4o-mini, o el nombre del modelo en su servidor (qwen2.5:7b…).",
+      aiTranscriptionModel: "En blanco: los audios no se transcriben. Por ejemplo whisper-1 o Systran/faster-whisper-small.",
       urlPix: "Gerar PIX abre esta dirección con ?number=…&userId=….",
       msgEnvioContrato: "Variables: {nome} (cliente), {link} (enlace de firma).",
       msgConfirmacaoAssinatura: "Variables: {nome} (cliente), {link} (enlace del PDF firmado).",

@@ -24,6 +24,7 @@ import { useTranslation } from "react-i18next";
 import { clock } from "../../../lib/time";
 import { formatPhone } from "../../../lib/phone";
 import { formatText } from "../format";
+import { AiTranscription } from "../../ai";
 
 export function AckIcon({ ack, failed }: { ack: number; failed?: boolean }) {
   const sx = { fontSize: 16, verticalAlign: "middle" };
@@ -314,6 +315,7 @@ export const MessageBubble = memo(function MessageBubble({
         ) : (
           <>
             <Media m={m} onImage={onImage} />
+            {m.mediaType === "audio" && <AiTranscription transcription={m.transcription} />}
             {special}
             {showBody && (
               <Typography

@@ -32,6 +32,7 @@ import Typography from "@mui/material/Typography";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toastError, toastInfo } from "../../../lib/toast";
+import { AiSuggestButton } from "../../ai";
 import { useAuth } from "../../auth";
 import { audioEntryFile, sendTyping, useAudioEntriesList, useQuickAnswerLookup, useSendMessage } from "../api/messages";
 import { type Recording, startRecording } from "../recorder";
@@ -326,6 +327,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
                 <AttachFileIcon />
               </IconButton>
             </Tooltip>
+            <AiSuggestButton ticketId={ticket.id} onPick={pickAnswer} />
             <input
               ref={fileRef}
               type="file"

@@ -9,6 +9,7 @@ import { useAuth } from "../../auth";
 import { useSettings } from "../api/get-settings";
 import { lockSettings, useSettingsUnlocked } from "../api/settings-token";
 import { SettingsGate } from "./SettingsGate";
+import { AiSection } from "./sections/AiSection";
 import { MailSection } from "./sections/MailSection";
 import { PixSection } from "./sections/PixSection";
 import {
@@ -50,6 +51,7 @@ export default function SettingsPage() {
             <WitnessSection />
             <IntegrationSection />
             <SelfServiceSection />
+            <AiSection />
             <MailSection />
             <LogosSection />
             <ColorsSection />

@@ -28,6 +28,7 @@ import { useSocketEvent } from "../../../lib/socket";
 import { initials } from "../../../lib/hooks";
 import { formatPhone } from "../../../lib/phone";
 import { toastError, toastSuccess } from "../../../lib/toast";
+import { AiSummaryButton } from "../../ai";
 import { useAuth } from "../../auth";
 import { BillingPanel } from "../../billing";
 import { ContactDialog } from "../../contacts";
@@ -254,6 +255,7 @@ function ChatHeader({ ticket }: { ticket: Ticket }) {
         </Box>
       </Box>
       <Box sx={{ display: "flex", gap: 0.5, flexShrink: 0, alignItems: "center" }}>
+        <AiSummaryButton ticketId={ticket.id} />
         {actions && (
           <>
             {showPix && (

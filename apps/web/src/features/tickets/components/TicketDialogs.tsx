@@ -18,6 +18,7 @@ import { useContacts } from "../../contacts";
 import { useQueues } from "../../queues";
 import { useUsers, visibleUsers } from "../../users";
 import { useCreateTicket, useUpdateTicket } from "../api/tickets";
+import { AiSummaryPanel } from "../../ai";
 
 /** The queues an agent may pick: every queue for admins, their own otherwise. */
 function useQueueChoices(all = false) {
@@ -297,6 +298,7 @@ export function TransferTicketDialog({ ticket, onClose, onDone }: { ticket: Tick
         allowNone={t("tickets.transferDialog.none")}
         all
       />
+      {ticket && <AiSummaryPanel ticketId={ticket.id} />}
     </TicketFormDialog>
   );
 }
