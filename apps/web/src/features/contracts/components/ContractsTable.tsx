@@ -33,14 +33,13 @@ import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import { toastSuccess } from "../../../lib/toast";
 import {
   type ContractFilters,
-  fetchAllFiltered,
+  deleteAllFiltered,
   fetchContractFile,
   NO_FILTERS,
   useContracts,
   useContractsLive,
   useDeleteContract,
 } from "../api/contracts";
-import { http } from "../../../api/http";
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString("pt-BR") : "—");
 
@@ -153,18 +152,14 @@ export function ContractsTable({ ticketId, screen, extraActions }: { ticketId?: 
       onSettled: () => setDeleting(null),
     });
 
-  // §7: the filtered items (up to 1000) fetched, then each deleted in parallel
   const deleteAll = async () => {
     setBusyAll(true);
     try {
-      const all = await fetchAllFiltered(ticketId, filters);
-      if (!all.items.length) {
+      const { found, deleted: ok, failed } = await deleteAllFiltered(ticketId, filters);
+      if (!found) {
         enqueueSnackbar(t("contracts.toasts.noneToDelete"), { variant: "info" });
         return;
       }
-      const results = await Promise.allSettled(all.items.map((i) => http.delete(`/api/contratos/${i.id}`)));
-      const failed = results.filter((r) => r.status === "rejected").length;
-      const ok = results.length - failed;
       if (ok) toastSuccess(t("contracts.toasts.deletedN", { count: ok }));
       if (failed) enqueueSnackbar(t("contracts.toasts.failedN", { count: failed }), { variant: "error" });
       setPage(0);

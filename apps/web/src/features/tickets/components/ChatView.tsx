@@ -1,4 +1,4 @@
-import type { Contact, Message, Ticket } from "@balcao/contract";
+import type { Message, Ticket } from "@balcao/contract";
 import ArrowBackIcon from "@mui/icons-material/ArrowBack";
 import CheckIcon from "@mui/icons-material/Check";
 import CloseIcon from "@mui/icons-material/Close";
@@ -19,18 +19,17 @@ import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useTheme } from "@mui/material/styles";
 import useMediaQuery from "@mui/material/useMediaQuery";
-import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { ApiError, http } from "../../../api/http";
+import { ApiError } from "../../../api/http";
 import { useSocketEvent } from "../../../lib/socket";
 import { initials } from "../../../lib/hooks";
 import { formatPhone } from "../../../lib/phone";
 import { toastError, toastSuccess } from "../../../lib/toast";
 import { useAuth } from "../../auth";
 import { BillingPanel } from "../../billing";
-import { ContactDialog } from "../../contacts";
+import { ContactDialog, useContact } from "../../contacts";
 import { ContractAction } from "../../contracts";
 import { ScheduleDialog } from "../../schedules";
 import { useSettings } from "../../settings";
@@ -105,14 +104,7 @@ function ContactDrawer({
 }) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
-  const q = useQuery({
-    queryKey: ["contacts", "one", contactId],
-    queryFn: () => http.get<Contact>(`/contacts/${contactId}`),
-    enabled: open,
-  });
-  useSocketEvent("contact", (p) => {
-    if (p.action === "update" && p.contact.id === contactId) void q.refetch();
-  });
+  const q = useContact(contactId, open);
   const c = q.data;
   return (
     <Drawer anchor="right" open={open} onClose={onClose} slotProps={{ paper: { sx: { width: { xs: "100%", sm: 340 } } } }}>
