@@ -22,21 +22,19 @@ import useMediaQuery from "@mui/material/useMediaQuery";
 import { type ReactNode, useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { ApiError } from "../../../api/http";
-import { useSocketEvent } from "../../../lib/socket";
-import { initials } from "../../../lib/hooks";
-import { formatPhone } from "../../../lib/phone";
-import { toastError, toastSuccess } from "../../../lib/toast";
-import { useAuth } from "../../auth";
-import { BillingPanel } from "../../billing";
-import { ContactDialog, useContact } from "../../contacts";
-import { ContractAction } from "../../contracts";
-import { ScheduleDialog } from "../../schedules";
-import { useSettings } from "../../settings";
-import { MessageInput, MessagesList, useChatLive } from "../../chat";
-import { useTicket, useUpdateTicket } from "../api/tickets";
-import { openTicket } from "../notifications";
-import { TransferTicketDialog } from "./TicketDialogs";
+import { ApiError } from "../../api/http";
+import { useSocketEvent } from "../../lib/socket";
+import { initials } from "../../lib/hooks";
+import { formatPhone } from "../../lib/phone";
+import { toastError, toastSuccess } from "../../lib/toast";
+import { useAuth } from "../../features/auth";
+import { BillingPanel } from "../../features/billing";
+import { ContactDialog, useContact } from "../../features/contacts";
+import { ContractAction } from "../../features/contracts";
+import { ScheduleDialog } from "../../features/schedules";
+import { useSettings } from "../../features/settings";
+import { MessageInput, MessagesList, useChatLive } from "../../features/chat";
+import { TransferTicketDialog, openTicket, useTicket, useUpdateTicket } from "../../features/tickets";
 
 /** The URL Gerar PIX opens: the configured address with the contact number and the agent id. */
 export function pixUrl(base: string, number: string, userId: number) {
