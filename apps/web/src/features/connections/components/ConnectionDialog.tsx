@@ -19,11 +19,12 @@ import { type Control, Controller, type Path, useForm, useWatch } from "react-ho
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { ApiError } from "../../../api/http";
+import { ColorMultiSelect } from "../../../components/ColorMultiSelect";
 import { FormDialog } from "../../../components/FormDialog";
 import { showSaveError } from "../../../lib/forms";
 import { toastError, toastSuccess } from "../../../lib/toast";
 import { localizedResolver, validationText } from "../../../lib/validation";
-import { QueueMultiSelect } from "../../queues";
+import { useQueues } from "../../queues";
 import { type TypebotInput, useRegenerateToken, useSaveConnection, useSaveTypebot } from "../api/connections";
 
 /**
@@ -139,6 +140,7 @@ export function ConnectionDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
+  const queues = useQueues();
   const save = useSaveConnection();
   const saveBot = useSaveTypebot();
   const regenerate = useRegenerateToken();
@@ -274,7 +276,13 @@ export function ConnectionDialog({
         control={control}
         name="queueIds"
         render={({ field }) => (
-          <QueueMultiSelect label={t("connections.form.queues")} value={field.value} onChange={field.onChange} onBlur={field.onBlur} />
+          <ColorMultiSelect
+            label={t("connections.form.queues")}
+            options={queues.data ?? []}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+          />
         )}
       />
       <Controller
