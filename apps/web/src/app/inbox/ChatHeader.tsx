@@ -16,6 +16,7 @@ import useMediaQuery from "@mui/material/useMediaQuery";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { useAuth } from "../../features/auth";
 import { ContractAction } from "../../features/contracts";
 import { ScheduleDialog } from "../../features/schedules";
@@ -33,12 +34,19 @@ export function pixUrl(base: string, number: string, userId: number) {
   return u.toString();
 }
 
+/**
+ * How the ticket's actions show: `full` an outlined button with icon and text (wide screens), `icon`
+ * an icon with its name as tooltip and accessible name (tablets), `stacked` the icon over its name in
+ * the actions row under the contact (phones, where a bare icon would say nothing).
+ */
+type ActionMode = "full" | "icon" | "stacked";
+
 function Action({
   label,
   icon,
   onClick,
   color,
-  compact,
+  mode,
   busy,
   testId,
 }: {
@@ -46,11 +54,40 @@ function Action({
   icon: ReactNode;
   onClick: () => void;
   color?: "primary" | "error" | "success" | "inherit";
-  compact: boolean;
+  mode: ActionMode;
   busy?: boolean;
   testId?: string;
 }) {
-  if (compact)
+  if (mode === "stacked")
+    return (
+      <Tooltip title={label}>
+        <span style={{ flex: 1, minWidth: 0, display: "flex" }}>
+          <Button
+            size="small"
+            color={color ?? "inherit"}
+            onClick={onClick}
+            disabled={busy}
+            data-testid={testId}
+            sx={{
+              flex: 1,
+              minWidth: 0,
+              flexDirection: "column",
+              gap: 0.25,
+              py: 0.5,
+              px: 0.5,
+              fontSize: 12,
+              lineHeight: 1.2,
+              textTransform: "none",
+              "& .label": { maxWidth: "100%", overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" },
+            }}
+          >
+            {icon}
+            <span className="label">{label}</span>
+          </Button>
+        </span>
+      </Tooltip>
+    );
+  if (mode === "icon")
     return (
       <Tooltip title={label}>
         <span>
@@ -83,11 +120,15 @@ export function ChatHeader({ ticket }: { ticket: Ticket }) {
   const navigate = useNavigate();
   const theme = useTheme();
   const compact = useMediaQuery(theme.breakpoints.down("lg"));
+  const phone = useMediaQuery(theme.breakpoints.down("sm"));
+  const mode: ActionMode = phone ? "stacked" : compact ? "icon" : "full";
   const { get } = useSettings();
   const update = useUpdateTicket();
   const [drawer, setDrawer] = useState(false);
   const [transfer, setTransfer] = useState<Ticket | null>(null);
   const [scheduling, setScheduling] = useState(false);
+  /** Finalizar asks first: it ends the conversation and sends the farewell (as deletions ask). */
+  const [confirmClose, setConfirmClose] = useState(false);
   const mine = ticket.userId === user?.id;
   const actions = ticket.status === "open" && !ticket.isGroup && mine;
   const pixUrlSetting = get("urlPix");
@@ -98,6 +139,7 @@ export function ChatHeader({ ticket }: { ticket: Ticket }) {
     update.mutate(
       { id: ticket.id, body: status === "open" ? { status, userId: user?.id } : { status } },
       {
+        onSettled: () => setConfirmClose(false),
         onSuccess: () => {
           if (status === "closed") {
             toastSuccess(t("tickets.closedOk"));
@@ -118,7 +160,18 @@ export function ChatHeader({ ticket }: { ticket: Ticket }) {
 
   return (
     <Box
-      sx={{ display: "flex", alignItems: "center", gap: 1, px: 1, py: 0.75, borderBottom: 1, borderColor: "divider", minHeight: 60 }}
+      sx={{
+        display: "flex",
+        flexWrap: phone ? "wrap" : "nowrap",
+        alignItems: "center",
+        gap: 1,
+        rowGap: 0.5,
+        px: 1,
+        py: 0.75,
+        borderBottom: 1,
+        borderColor: "divider",
+        minHeight: 60,
+      }}
       data-testid="chat-header"
     >
       <Tooltip title={t("chat.back")}>
@@ -147,57 +200,61 @@ export function ChatHeader({ ticket }: { ticket: Ticket }) {
           </Typography>
         </Box>
       </Box>
+      {actions && (
+        // on phones a row of its own under the contact, each action with its name
+        <Box
+          sx={phone ? { display: "flex", width: "100%", order: 3 } : { display: "flex", gap: 0.5, flexShrink: 0, alignItems: "center" }}
+          data-testid="chat-actions"
+        >
+          {showPix && (
+            <Action
+              mode={mode}
+              label={t("chat.pix")}
+              icon={<PixIcon />}
+              testId="action-pix"
+              onClick={() => {
+                if (!ticket.contact.number) return toastError(t("tickets.noNumber"));
+                window.open(pixUrl(pixUrlSetting, ticket.contact.number, user?.id ?? 0), "_blank", "noopener");
+              }}
+            />
+          )}
+          {showContract && (
+            <ContractAction
+              ticket={ticket}
+              render={({ icon, onClick }) => (
+                <Action mode={mode} label={t("chat.contract")} icon={icon} onClick={onClick} testId="action-contract" />
+              )}
+            />
+          )}
+          <Action
+            mode={mode}
+            label={t("chat.schedule")}
+            icon={<EventIcon />}
+            onClick={() => setScheduling(true)}
+            testId="action-schedule"
+          />
+          <Action
+            mode={mode}
+            label={t("chat.transfer")}
+            icon={<SwapHorizIcon />}
+            onClick={() => setTransfer(ticket)}
+            testId="action-transfer"
+          />
+          <Action
+            mode={mode}
+            label={t("chat.close")}
+            icon={<CheckIcon />}
+            color="success"
+            busy={update.isPending}
+            onClick={() => setConfirmClose(true)}
+            testId="action-close"
+          />
+        </Box>
+      )}
       <Box sx={{ display: "flex", gap: 0.5, flexShrink: 0, alignItems: "center" }}>
-        {actions && (
-          <>
-            {showPix && (
-              <Action
-                compact={compact}
-                label={t("chat.pix")}
-                icon={<PixIcon />}
-                testId="action-pix"
-                onClick={() => {
-                  if (!ticket.contact.number) return toastError(t("tickets.noNumber"));
-                  window.open(pixUrl(pixUrlSetting, ticket.contact.number, user?.id ?? 0), "_blank", "noopener");
-                }}
-              />
-            )}
-            {showContract && (
-              <ContractAction
-                ticket={ticket}
-                render={({ icon, onClick }) => (
-                  <Action compact={compact} label={t("chat.contract")} icon={icon} onClick={onClick} testId="action-contract" />
-                )}
-              />
-            )}
-            <Action
-              compact={compact}
-              label={t("chat.schedule")}
-              icon={<EventIcon />}
-              onClick={() => setScheduling(true)}
-              testId="action-schedule"
-            />
-            <Action
-              compact={compact}
-              label={t("chat.transfer")}
-              icon={<SwapHorizIcon />}
-              onClick={() => setTransfer(ticket)}
-              testId="action-transfer"
-            />
-            <Action
-              compact={compact}
-              label={t("chat.close")}
-              icon={<CheckIcon />}
-              color="success"
-              busy={update.isPending}
-              onClick={() => setStatus("closed")}
-              testId="action-close"
-            />
-          </>
-        )}
         {ticket.status === "closed" && (
           <Action
-            compact={compact}
+            mode={phone ? "full" : mode}
             label={t("chat.reopen")}
             icon={<ReplayIcon />}
             busy={update.isPending}
@@ -226,6 +283,16 @@ export function ChatHeader({ ticket }: { ticket: Ticket }) {
         onClose={() => setDrawer(false)}
       />
       <TransferTicketDialog ticket={transfer} onClose={() => setTransfer(null)} onDone={() => navigate("/tickets")} />
+      <ConfirmDialog
+        open={confirmClose}
+        title={t("chat.closeConfirm.title", { name: ticket.contact.name })}
+        text={t("chat.closeConfirm.text")}
+        confirmLabel={t("chat.close")}
+        confirmColor="success"
+        busy={update.isPending}
+        onConfirm={() => setStatus("closed")}
+        onClose={() => setConfirmClose(false)}
+      />
       {scheduling && <ScheduleDialog ticket={ticket} open={scheduling} onClose={() => setScheduling(false)} />}
     </Box>
   );

@@ -9,6 +9,10 @@ const pt = {
     schedule: "Agendar",
     transfer: "Transferir",
     close: "Finalizar",
+    closeConfirm: {
+      title: "Finalizar o atendimento de {{name}}?",
+      text: "O atendimento vai para Resolvidos e o contato recebe a mensagem de despedida da conexão, se houver uma.",
+    },
     reopen: "Reabrir",
     accept: "Atender",
     assignedTo: "Atribuído a: {{name}}",
@@ -75,6 +79,10 @@ const en: Texts = {
     schedule: "Schedule",
     transfer: "Transfer",
     close: "Resolve",
+    closeConfirm: {
+      title: "Resolve the conversation with {{name}}?",
+      text: "It moves to Resolved and the contact gets the connection's farewell message, if there is one.",
+    },
     reopen: "Reopen",
     accept: "Accept",
     assignedTo: "Assigned to: {{name}}",
@@ -139,6 +147,10 @@ const es: Texts = {
     schedule: "Agendar",
     transfer: "Transferir",
     close: "Finalizar",
+    closeConfirm: {
+      title: "¿Finalizar la atención de {{name}}?",
+      text: "La atención pasa a Resueltos y el contacto recibe el mensaje de despedida de la conexión, si hay uno.",
+    },
     reopen: "Reabrir",
     accept: "Atender",
     assignedTo: "Asignado a: {{name}}",
