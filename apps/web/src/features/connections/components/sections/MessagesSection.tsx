@@ -1,7 +1,9 @@
+import Link from "@mui/material/Link";
 import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
 import { Controller, useFormState } from "react-hook-form";
-import { useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "react-i18next";
+import { Link as RouterLink } from "react-router-dom";
 import { ColorMultiSelect } from "../../../../components/ColorMultiSelect";
 import { useQueues } from "../../../queues";
 import type { ConnectionFormApi } from "../connection-form";
@@ -12,6 +14,8 @@ export function MessagesSection({ form: { register, control } }: { form: Connect
   const { t } = useTranslation();
   const queues = useQueues();
   const { errors } = useFormState({ control });
+  // a first day: the menu has nothing to offer until queues exist
+  const noQueues = queues.isSuccess && queues.data.length === 0;
   return (
     <>
       <SectionTitle title={t("connections.form.messages")} />
@@ -22,6 +26,14 @@ export function MessagesSection({ form: { register, control } }: { form: Connect
           <ColorMultiSelect
             label={t("connections.form.queues")}
             options={queues.data ?? []}
+            emptyText={t("connections.form.noQueuesYet")}
+            helperText={
+              noQueues ? (
+                <span data-testid="queues-empty">
+                  <Trans i18nKey="connections.form.noQueuesHelp" components={{ queues: <Link component={RouterLink} to="/queues" /> }} />
+                </span>
+              ) : undefined
+            }
             value={field.value}
             onChange={field.onChange}
             onBlur={field.onBlur}
