@@ -1,8 +1,10 @@
 import "../i18n";
 import { SCHEDULE_FILTER_STATUSES, SCHEDULE_PAGE_SIZE_DEFAULT, SCHEDULE_PAGE_SIZES, type Schedule } from "@balcao/contract";
 import DeleteIcon from "@mui/icons-material/Delete";
+import EventIcon from "@mui/icons-material/Event";
 import OpenInNewIcon from "@mui/icons-material/OpenInNew";
 import RefreshIcon from "@mui/icons-material/Refresh";
+import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import IconButton from "@mui/material/IconButton";
 import Paper from "@mui/material/Paper";
@@ -56,6 +58,9 @@ export default function SchedulesPage() {
         </Tooltip>
       </PageHeader>
       <Box sx={{ px: { xs: 2, sm: 3 }, pb: 3, display: "flex", flexDirection: "column", gap: 2 }}>
+        <Alert severity="info" icon={<EventIcon fontSize="inherit" />} data-testid="schedules-how">
+          {t("schedules.howTo")}
+        </Alert>
         <Paper variant="outlined" sx={{ p: 2 }}>
           <FilterBar
             value={filters}
@@ -92,7 +97,14 @@ export default function SchedulesPage() {
           minWidth={760}
           loading={list.isLoading}
           fetching={list.isFetching}
-          empty={t("schedules.empty")}
+          empty={
+            <>
+              <Typography color="text.secondary">{t("schedules.empty")}</Typography>
+              <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+                {t("schedules.emptyHowTo")}
+              </Typography>
+            </>
+          }
           emptyTestId="schedules-empty"
           columns={[
             {
