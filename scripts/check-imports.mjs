@@ -125,7 +125,8 @@ export function importsOf(fileName, text) {
     }
   };
   const visit = (node) => {
-    if (ts.isImportDeclaration(node)) add(node, node.moduleSpecifier, node.importClause?.isTypeOnly ? "import type" : "import", valueNames(node));
+    if (ts.isImportDeclaration(node))
+      add(node, node.moduleSpecifier, node.importClause?.isTypeOnly ? "import type" : "import", valueNames(node));
     else if (ts.isExportDeclaration(node) && node.moduleSpecifier)
       add(node, node.moduleSpecifier, node.isTypeOnly ? "export type" : "export");
     else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))

@@ -40,7 +40,8 @@ const goodWeb = {
     'export { QueuePicker } from "./components/QueuePicker";\nexport { useQueues, type Queue } from "./api/queues";\n',
   "apps/web/src/features/queues/api/queues.ts": "export type Queue = { id: number };\nexport const useQueues = (): Queue[] => [];\n",
   "apps/web/src/features/queues/components/QueuePicker.tsx": "export const QueuePicker = () => null;\n",
-  "apps/web/src/features/users/index.ts": 'export const usersMenu = { to: "/users" };\nexport { UserDialog } from "./components/UserDialog";\n',
+  "apps/web/src/features/users/index.ts":
+    'export const usersMenu = { to: "/users" };\nexport { UserDialog } from "./components/UserDialog";\n',
   "apps/web/src/features/users/components/UserDialog.tsx":
     'import { type Queue, useQueues } from "../../queues";\nexport const UserDialog = (p: { picker: unknown }) => [useQueues() as Queue[], p.picker];\n',
   "apps/web/src/app/registry.ts": 'import { usersMenu } from "../features/users";\nexport const MENU = [usersMenu];\n',
