@@ -47,6 +47,9 @@ const webRule = (id, text, breaks) => ({
   },
 });
 
+/** A component's name: PascalCase (constants in UPPER_CASE and hooks and functions in camelCase are not). */
+const isComponentName = (name) => /^[A-Z][a-z0-9]/.test(name) || /^[A-Z]$/.test(name);
+
 /** A rule of the server: `from` a file, `to` a file or undefined for a package, `specifier` as written. */
 const serverRule = (id, text, breaks) => ({ id, scope: "server", text, breaks });
 
@@ -67,6 +70,16 @@ export const RULES = [
     "components/, lib/, api/ and locales/ never import features/",
     (a, b) => isShared(a) && b.kind === "feature",
   ),
+  {
+    id: "web/feature-composes-feature",
+    scope: "web",
+    text: "a feature takes hooks, functions, constants and types from another feature, never a component: screens made of several features are composed in app/",
+    breaks: ({ from, to, names }) => {
+      const a = webPlace(from);
+      const b = webPlace(to);
+      return a?.kind === "feature" && b?.kind === "feature" && a.feature !== b.feature && (names ?? []).some(isComponentName);
+    },
+  },
   webRule("web/shared-imports-app", "components/, lib/, api/ and locales/ never import app/", (a, b) => isShared(a) && b.kind === "app"),
   serverRule(
     "server/channels-imports-upper-layer",
@@ -105,14 +118,15 @@ export function importsOf(fileName, text) {
   const kind = fileName.endsWith(".tsx") ? ts.ScriptKind.TSX : fileName.endsWith(".ts") ? ts.ScriptKind.TS : ts.ScriptKind.JS;
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, kind);
   const found = [];
-  const add = (node, literal, how) => {
+  const add = (node, literal, how, names) => {
     if (literal && ts.isStringLiteralLike(literal)) {
       const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
-      found.push({ specifier: literal.text, line, how });
+      found.push({ specifier: literal.text, line, how, names });
     }
   };
   const visit = (node) => {
-    if (ts.isImportDeclaration(node)) add(node, node.moduleSpecifier, node.importClause?.isTypeOnly ? "import type" : "import");
+    if (ts.isImportDeclaration(node))
+      add(node, node.moduleSpecifier, node.importClause?.isTypeOnly ? "import type" : "import", valueNames(node));
     else if (ts.isExportDeclaration(node) && node.moduleSpecifier)
       add(node, node.moduleSpecifier, node.isTypeOnly ? "export type" : "export");
     else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
@@ -123,6 +137,17 @@ export function importsOf(fileName, text) {
   };
   visit(source);
   return found;
+}
+
+/** The names an import declaration brings in as values (the default import and named imports without `type`; none for `import type`). */
+function valueNames(node) {
+  const clause = node.importClause;
+  if (!clause || clause.isTypeOnly) return [];
+  const names = clause.name ? [clause.name.text] : [];
+  const bindings = clause.namedBindings;
+  if (bindings && ts.isNamedImports(bindings))
+    for (const e of bindings.elements) if (!e.isTypeOnly) names.push((e.propertyName ?? e.name).text);
+  return names;
 }
 
 /** A relative specifier to the file it names (`./x.js` is `./x.ts` in TypeScript sources); undefined for packages. */
@@ -272,7 +297,7 @@ export function check(root, { only } = {}) {
           continue;
         }
         for (const rule of rules) {
-          if (!rule.breaks({ from, to: i.to, specifier: i.specifier })) continue;
+          if (!rule.breaks({ from, to: i.to, specifier: i.specifier, names: i.names })) continue;
           const target = i.to ?? `the package "${i.specifier}"`;
           violations.push({
             rule: rule.id,

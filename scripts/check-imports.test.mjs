@@ -27,17 +27,26 @@ function tree(files) {
 const CLI = join(import.meta.dirname, "check-imports.mjs");
 const run = (root, ...args) => spawnSync(process.execPath, [CLI, "--root", root, ...args], { encoding: "utf8" });
 
-/** A web app that keeps the rules: features reach each other through index.ts, the shell gets its menu from app/. */
+/**
+ * A web app that keeps the rules: features reach each other through index.ts and take data (hooks,
+ * types) from each other; a screen made of two features' components is composed in app/; the shell
+ * gets its menu from app/.
+ */
 const goodWeb = {
   "apps/web/src/lib/menu.ts": "export interface MenuEntry { to: string }\n",
   "apps/web/src/components/Shell.tsx":
     'import type { MenuEntry } from "../lib/menu";\nexport const Shell = (p: { menu: MenuEntry[] }) => p.menu.length;\n',
-  "apps/web/src/features/queues/index.ts": 'export { QueuePicker } from "./components/QueuePicker";\n',
+  "apps/web/src/features/queues/index.ts":
+    'export { QueuePicker } from "./components/QueuePicker";\nexport { useQueues, type Queue } from "./api/queues";\n',
+  "apps/web/src/features/queues/api/queues.ts": "export type Queue = { id: number };\nexport const useQueues = (): Queue[] => [];\n",
   "apps/web/src/features/queues/components/QueuePicker.tsx": "export const QueuePicker = () => null;\n",
-  "apps/web/src/features/users/index.ts": 'export const usersMenu = { to: "/users" };\n',
+  "apps/web/src/features/users/index.ts":
+    'export const usersMenu = { to: "/users" };\nexport { UserDialog } from "./components/UserDialog";\n',
   "apps/web/src/features/users/components/UserDialog.tsx":
-    'import { QueuePicker } from "../../queues";\nexport const UserDialog = () => QueuePicker();\n',
+    'import { type Queue, useQueues } from "../../queues";\nexport const UserDialog = (p: { picker: unknown }) => [useQueues() as Queue[], p.picker];\n',
   "apps/web/src/app/registry.ts": 'import { usersMenu } from "../features/users";\nexport const MENU = [usersMenu];\n',
+  "apps/web/src/app/users-screen.tsx":
+    'import { QueuePicker } from "../features/queues";\nimport { UserDialog } from "../features/users";\nexport const Screen = () => UserDialog({ picker: QueuePicker() });\n',
 };
 
 test("a tree that keeps every rule passes", () => {
@@ -68,6 +77,23 @@ test("a feature importing another feature's internals fails, naming the rule and
     r.stderr.split("\n")[0],
     "web/feature-internals (a feature imports another feature only through its index.ts): " +
       "apps/web/src/features/users/components/UserDialog.tsx:1 imports apps/web/src/features/queues/components/QueuePicker.tsx",
+  );
+});
+
+test("a feature that renders another feature's component fails: the screen is composed in app/", () => {
+  const root = tree({
+    ...goodWeb,
+    "apps/web/src/features/users/components/UserDialog.tsx":
+      'import { QueuePicker, type Queue, useQueues } from "../../queues";\nexport const UserDialog = () => [QueuePicker(), useQueues() as Queue[]];\n',
+  });
+  const r = run(root, "--only", "web");
+  assert.equal(r.status, 1);
+  assert.deepEqual(
+    check(root, { only: "web" }).map((v) => v.message),
+    [
+      "web/feature-composes-feature (a feature takes hooks, functions, constants and types from another feature, never a component: " +
+        "screens made of several features are composed in app/): apps/web/src/features/users/components/UserDialog.tsx:1 imports apps/web/src/features/queues/index.ts",
+    ],
   );
 });
 

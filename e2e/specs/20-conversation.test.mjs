@@ -159,6 +159,10 @@ test("a customer's conversation from the menu to a new ticket, driven in the bro
   await betoPage.waitForURL(new RegExp(`/tickets/${ticketId}$`));
   await betoPage.getByTestId("chat-view").getByTestId("message-body").filter({ hasText: "Veja o diagnóstico" }).waitFor();
   await betoPage.getByTestId("action-close").click();
+  await betoPage
+    .getByRole("dialog", { name: /Finalizar o atendimento/ })
+    .getByRole("button", { name: "Finalizar" })
+    .click();
   await betoPage.waitForURL(/\/tickets$/);
   await until(async () => (await fromAgent()).at(-1)?.body === "Atendimento encerrado. Obrigado!", "the farewell");
   const closed = await admin.get(`/tickets/${ticketId}`);

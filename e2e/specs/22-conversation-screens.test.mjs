@@ -108,3 +108,59 @@ for (const theme of ["light", "dark"]) {
     });
   }
 }
+
+// Finalizar ends the conversation and sends the farewell: it asks first, as deletions do. On a phone
+// the ticket's actions are not bare icons: each shows its name under the icon.
+test("Finalizar asks before closing; on a phone each action shows its name", async () => {
+  for (const theme of ["light", "dark"]) {
+    await admin.put("/settings/darkMode", { value: theme === "dark" ? "enabled" : "disabled" });
+    for (const width of [1366, 375]) {
+      const page = await newPage(browser, { width, height: width > 500 ? 800 : 740 });
+      await signIn(page);
+      await page.goto(`/tickets/${ticketId}`);
+      const chat = page.getByTestId("chat-view");
+      await chat.getByTestId("message").last().waitFor();
+      const header = chat.getByTestId("chat-header");
+      for (const [id, name] of [
+        ["action-schedule", "Agendar"],
+        ["action-transfer", "Transferir"],
+        ["action-close", "Finalizar"],
+      ]) {
+        const action = header.getByTestId(id);
+        // its accessible name, and the name on screen (on a phone too, where it used to be a bare icon)
+        await header.getByRole("button", { name, exact: true }).and(action).waitFor();
+        assert.equal((await action.textContent()).trim(), name, `${id} shows "${name}" at ${width} px`);
+      }
+      await noSidewaysScroll(page);
+      await apart(header.getByTestId("chat-contact-name"), header.getByTestId("action-close"), "the contact name and Finalizar");
+
+      await header.getByTestId("action-close").click();
+      const dialog = page.getByRole("dialog", { name: `Finalizar o atendimento de ${main}?` });
+      await dialog.waitFor();
+      await dialog.getByText("mensagem de despedida").waitFor();
+      await settled(page);
+      await shot(page, `chat-finalize-${theme}-${width}`);
+      assert.equal((await admin.get(`/tickets/${ticketId}`)).status, "open", "nothing is closed before the answer");
+      await dialog.getByRole("button", { name: "Cancelar" }).click();
+      await dialog.waitFor({ state: "hidden" });
+      assert.equal((await admin.get(`/tickets/${ticketId}`)).status, "open", "Cancelar keeps the ticket open");
+      await page.context().close();
+    }
+  }
+});
+
+test("Finalizar, confirmed: the ticket is closed and the inbox comes back", async () => {
+  await admin.put("/settings/darkMode", { value: "disabled" });
+  const page = await newPage(browser, { width: 375, height: 740 });
+  await signIn(page);
+  await page.goto(`/tickets/${ticketId}`);
+  await page.getByTestId("chat-view").getByTestId("message").last().waitFor();
+  await page.getByTestId("action-close").click();
+  await page
+    .getByRole("dialog", { name: /Finalizar o atendimento/ })
+    .getByRole("button", { name: "Finalizar" })
+    .click();
+  await page.waitForURL(/\/tickets$/);
+  assert.equal((await admin.get(`/tickets/${ticketId}`)).status, "closed");
+  await page.context().close();
+});

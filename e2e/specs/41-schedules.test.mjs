@@ -142,6 +142,27 @@ test("a message scheduled for the next minute in the chat reaches the phone and 
   await adminPage.context().close();
 });
 
+// Schedules are made from a chat (Agendar), not on this screen: the screen says so, and so does its empty state.
+test("Agendamentos says schedules are made from a chat, on the page and in its empty state", async () => {
+  const page = await newPage(browser, { width: 1366, height: 850 });
+  await signIn(page);
+  await page.goto("/schedules");
+  await page.getByRole("heading", { name: "Agendamentos" }).waitFor();
+  await page.getByTestId("schedules-how").getByText("abra o atendimento e use Agendar", { exact: false }).waitFor();
+  const nothingThen = async () => {
+    // a day far ahead: nothing is scheduled there
+    await page.getByTestId("schedules-from").fill("2099-01-01");
+    await page.getByTestId("schedules-to").fill("2099-01-02");
+    await page.getByTestId("schedules-apply").click();
+    const empty = page.getByTestId("schedules-empty");
+    await empty.getByText("Nenhum agendamento encontrado.").waitFor();
+    await empty.getByText("use Agendar", { exact: false }).waitFor();
+  };
+  await nothingThen();
+  await themed(page, "schedules-empty", nothingThen);
+  await page.context().close();
+});
+
 test("/doc: a text and an image sent through the two 'Teste de Envio' forms reach the phone", async () => {
   const page = await newPage(browser, { width: 1366, height: 850 });
   await signIn(page);

@@ -13,14 +13,14 @@ import { queuesRoutes } from "../features/queues";
 import { quickAnswersRoutes } from "../features/quick-answers";
 import { settingsRoutes } from "../features/settings";
 import { schedulesRoutes } from "../features/schedules";
-import { ticketsRoutes } from "../features/tickets";
 import { usersRoutes } from "../features/users";
 import type { PageRoute } from "../lib/features";
 import { AdminRoute, PrivateRoute, PublicRoute, SupervisorRoute } from "./guards";
+import { inboxRoutes } from "./inbox/routes";
 
 /** The screens of the signed-in app, feature by feature (placeholders last: they hold the not-found page). */
 const SCREENS: PageRoute[] = [
-  ...ticketsRoutes,
+  ...inboxRoutes,
   ...contactsRoutes,
   ...quickAnswersRoutes,
   ...usersRoutes,

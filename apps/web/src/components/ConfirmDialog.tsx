@@ -11,12 +11,14 @@ interface ConfirmDialogProps {
   title: string;
   text?: string;
   confirmLabel?: string;
+  /** The confirm button's colour: red for what cannot be undone (the default), another for an action like Finalizar. */
+  confirmColor?: "error" | "primary" | "success";
   busy?: boolean;
   onConfirm: () => void;
   onClose: () => void;
 }
 
-export function ConfirmDialog({ open, title, text, confirmLabel, busy, onConfirm, onClose }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, text, confirmLabel, confirmColor = "error", busy, onConfirm, onClose }: ConfirmDialogProps) {
   const { t } = useTranslation();
   return (
     <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth aria-labelledby="confirm-title">
@@ -28,7 +30,7 @@ export function ConfirmDialog({ open, title, text, confirmLabel, busy, onConfirm
       )}
       <DialogActions>
         <Button onClick={onClose}>{t("common.cancel")}</Button>
-        <Button color="error" variant="contained" onClick={onConfirm} disabled={busy}>
+        <Button color={confirmColor} variant="contained" onClick={onConfirm} disabled={busy}>
           {confirmLabel ?? t("common.delete")}
         </Button>
       </DialogActions>

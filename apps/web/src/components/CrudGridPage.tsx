@@ -3,17 +3,10 @@ import Button from "@mui/material/Button";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ListState } from "../lib/list-state";
-import { toastSuccess } from "../lib/toast";
 import { CardGrid } from "./CardGrid";
-import { ConfirmDialog } from "./ConfirmDialog";
 import { PageHeader } from "./PageHeader";
 import { SearchField } from "./SearchField";
-
-/** The delete mutation of the entity, called with its id. */
-interface DeleteMutation {
-  isPending: boolean;
-  mutate: (id: number, options: { onSuccess: () => void }) => void;
-}
+import { type DeleteMutation, useDeleteConfirm } from "./use-delete-confirm";
 
 interface CrudGridPageProps<T extends { id: number }> extends ListState {
   /**
@@ -49,7 +42,12 @@ export function CrudGridPage<T extends { id: number }>(p: CrudGridPageProps<T>) 
   const { ns, remove } = p;
   const [editing, setEditing] = useState<T | null>(null);
   const [formOpen, setFormOpen] = useState(false);
-  const [deleting, setDeleting] = useState<T | null>(null);
+  const del = useDeleteConfirm<T>({
+    remove,
+    title: (item) => t(`${ns}.confirmDeleteTitle`, { name: p.itemName(item) }),
+    text: t(`${ns}.confirmDeleteText`),
+    deleted: t(`${ns}.deleted`),
+  });
 
   const openForm = (item: T | null) => {
     setEditing(item);
@@ -76,26 +74,11 @@ export function CrudGridPage<T extends { id: number }>(p: CrudGridPageProps<T>) 
         hasMore={p.hasMore}
         loadingMore={p.loadingMore}
         onLoadMore={p.onLoadMore}
-        renderCard={(x) => p.renderCard(x, { edit: () => openForm(x), remove: () => setDeleting(x) })}
+        renderCard={(x) => p.renderCard(x, { edit: () => openForm(x), remove: () => del.ask(x) })}
       />
       {p.renderDialog({ open: formOpen, item: editing, onClose: () => setFormOpen(false) })}
       {p.children}
-      <ConfirmDialog
-        open={Boolean(deleting)}
-        title={t(`${ns}.confirmDeleteTitle`, { name: deleting ? p.itemName(deleting) : "" })}
-        text={t(`${ns}.confirmDeleteText`)}
-        busy={remove.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (!deleting) return;
-          remove.mutate(deleting.id, {
-            onSuccess: () => {
-              toastSuccess(t(`${ns}.deleted`));
-              setDeleting(null);
-            },
-          });
-        }}
-      />
+      {del.dialog}
     </>
   );
 }

@@ -2,4 +2,3 @@
 export { useAiEnabled } from "./api/ai";
 export { AiSuggestButton } from "./components/AiSuggestButton";
 export { AiSummaryButton, AiSummaryPanel } from "./components/AiSummary";
-export { AiTranscription } from "./components/AiTranscription";

@@ -5,7 +5,7 @@ import { applySession, applyWhatsapp } from "./api/connections";
 import { needsAttention } from "./api/connections-alert";
 import { formatPhone } from "../../lib/phone";
 import { actionsFor, reasonText } from "./components/ConnectionCard";
-import { connectionForm, typebotIncomplete } from "./components/ConnectionDialog";
+import { connectionForm, typebotIncomplete } from "./components/connection-form";
 import "./i18n";
 
 const w = (id: number, extra: Partial<Whatsapp> = {}): Whatsapp => ({

@@ -1,5 +1,5 @@
 /** Contacts: the screen, the contact form (also opened from a ticket) and the contacts query. */
-export { useContacts } from "./api/contacts";
+export { useContact, useContacts } from "./api/contacts";
 export { ContactDialog } from "./components/ContactDialog";
 export { contactsMenu } from "./menu";
 export { contactsRoutes } from "./routes";

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "../../components/PageHeader";
 import { useAuth } from "../auth";
-import { FinanceFrame } from "../settings";
+import { FinanceFrame } from "./FinanceFrame";
 
 /** An embedded finance page: its base address is the financeBaseUrl setting (Configurações → Integração). */
 export function EmbeddedPage({ titleKey, path, withUser }: { titleKey: string; path: string; withUser: boolean }) {

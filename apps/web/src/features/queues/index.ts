@@ -1,5 +1,4 @@
-/** Queues (admins): the screen, the queue picker of the user and connection forms, and the queues query. */
+/** Queues (admins): the screen, and the queues query (the user and connection forms pick from it). */
 export { useQueues } from "./api/queues";
-export { QueueMultiSelect } from "./components/QueueMultiSelect";
 export { queuesMenu } from "./menu";
 export { queuesRoutes } from "./routes";

@@ -22,6 +22,9 @@ const pt = {
     cancel: "Cancelar agendamento",
     reload: "Atualizar",
     empty: "Nenhum agendamento encontrado.",
+    howTo:
+      "Os agendamentos são criados numa conversa: abra o atendimento e use Agendar no topo do chat. Aqui você acompanha, filtra e cancela os de toda a equipe.",
+    emptyHowTo: "Para agendar uma mensagem, abra um atendimento e use Agendar.",
     queued: "Na fila da conexão: sai assim que o número estiver conectado.",
     perPage: "Linhas por página",
     range: "{{from}}–{{to}} de {{count}}",
@@ -70,6 +73,9 @@ const en: Texts = {
     cancel: "Cancel schedule",
     reload: "Refresh",
     empty: "No schedules found.",
+    howTo:
+      "Schedules are made in a conversation: open the ticket and use Schedule at the top of the chat. Here you follow, filter and cancel the whole team's.",
+    emptyHowTo: "To schedule a message, open a ticket and use Schedule.",
     queued: "In the connection's queue: it goes out as soon as the number is connected.",
     perPage: "Rows per page",
     range: "{{from}}–{{to}} of {{count}}",
@@ -116,6 +122,9 @@ const es: Texts = {
     cancel: "Cancelar agendamiento",
     reload: "Actualizar",
     empty: "No se encontraron agendamientos.",
+    howTo:
+      "Los agendamientos se crean en una conversación: abra la atención y use Agendar en la parte superior del chat. Aquí usted sigue, filtra y cancela los de todo el equipo.",
+    emptyHowTo: "Para agendar un mensaje, abra una atención y use Agendar.",
     queued: "En la cola de la conexión: sale en cuanto el número esté conectado.",
     perPage: "Filas por página",
     range: "{{from}}–{{to}} de {{count}}",

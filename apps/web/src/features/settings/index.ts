@@ -1,7 +1,6 @@
-/** The server-wide settings, kept live; the settings screen; the finance frames; the tab's favicon. */
+/** The server-wide settings, kept live; the settings screen; the tab's favicon. */
 export { useSettings, useUpdateSetting } from "./api/get-settings";
 export { DarkModeToggle } from "./components/DarkModeToggle";
 export { FaviconSync } from "./components/FaviconSync";
-export { FINANCE_SANDBOX, FinanceFrame, financeUrl } from "./components/FinanceFrame";
 export { settingsMenu } from "./menu";
 export { settingsRoutes } from "./routes";

@@ -1,17 +1,5 @@
 import { formatCpf, isValidCpf } from "@balcao/contract";
 import { describe, expect, it } from "vitest";
-import { financeUrl } from "./components/FinanceFrame";
-
-describe("finance frames", () => {
-  it("join financeBaseUrl and the page, with the user id when asked", () => {
-    expect(financeUrl("https://fin.example.com/app/", "listarPix", { id: 7 })).toBe("https://fin.example.com/app/listarPix?id=7");
-    expect(financeUrl("https://fin.example.com", "/ajustes")).toBe("https://fin.example.com/ajustes");
-  });
-  it("answer nothing while the address is not set or not http(s)", () => {
-    expect(financeUrl("", "listarPix")).toBeNull();
-    expect(financeUrl("javascript:alert(1)", "listarPix")).toBeNull();
-  });
-});
 
 describe("witness CPF", () => {
   it("is shown as 000.000.000-00 while typed", () => {

@@ -1,9 +1,11 @@
 /**
- * Tickets: the lists, the ticket's screen with its actions, the bell, desktop notifications and the
- * live ticket cache every screen keeps current.
+ * Tickets: the lists, the ticket's data and actions (accept, transfer, finish), the bell, desktop
+ * notifications and the live ticket cache every screen keeps current. The inbox screen (the lists
+ * beside one ticket's chat) is composed in app/inbox from this feature and the others.
  */
-export { useTicketsLive } from "./api/tickets";
+export { useTicket, useTicketsLive, useUpdateTicket } from "./api/tickets";
 export { NotificationsBell } from "./components/NotificationsBell";
+export { TransferTicketDialog } from "./components/TicketDialogs";
+export { TicketsManager } from "./components/TicketsManager";
 export { ticketsMenu } from "./menu";
-export { useTicketNotifications } from "./notifications";
-export { ticketsRoutes } from "./routes";
+export { openTicket, useTicketNotifications } from "./notifications";

@@ -24,7 +24,7 @@ import { useTranslation } from "react-i18next";
 import { clock } from "../../../lib/time";
 import { formatPhone } from "../../../lib/phone";
 import { formatText } from "../format";
-import { AiTranscription } from "../../ai";
+import { Transcription } from "./Transcription";
 
 export function AckIcon({ ack, failed }: { ack: number; failed?: boolean }) {
   const sx = { fontSize: 16, verticalAlign: "middle" };
@@ -315,7 +315,7 @@ export const MessageBubble = memo(function MessageBubble({
         ) : (
           <>
             <Media m={m} onImage={onImage} />
-            {m.mediaType === "audio" && <AiTranscription transcription={m.transcription} />}
+            {m.mediaType === "audio" && <Transcription transcription={m.transcription} />}
             {special}
             {showBody && (
               <Typography

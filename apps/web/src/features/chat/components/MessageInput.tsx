@@ -29,10 +29,9 @@ import Paper from "@mui/material/Paper";
 import Popover from "@mui/material/Popover";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toastError, toastInfo } from "../../../lib/toast";
-import { AiSuggestButton } from "../../ai";
 import { useAuth } from "../../auth";
 import { audioEntryFile, sendTyping, useAudioEntriesList, useQuickAnswerLookup, useSendMessage } from "../api/messages";
 import { type Recording, startRecording } from "../recorder";
@@ -55,12 +54,14 @@ function readSign() {
 }
 
 interface Props {
+  /** Composed in by the screen (e.g. AI suggestions): given the function that puts a text in the input. */
+  assist?: (fill: (text: string) => void) => ReactNode;
   ticket: Ticket;
   replyTo: Message | null;
   onCancelReply: () => void;
 }
 
-export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
+export function MessageInput({ ticket, replyTo, onCancelReply, assist }: Props) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const send = useSendMessage(ticket.id);
@@ -327,7 +328,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
                 <AttachFileIcon />
               </IconButton>
             </Tooltip>
-            <AiSuggestButton ticketId={ticket.id} onPick={pickAnswer} />
+            {assist?.(pickAnswer)}
             <input
               ref={fileRef}
               type="file"

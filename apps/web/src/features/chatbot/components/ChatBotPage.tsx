@@ -1,34 +1,15 @@
 import "../i18n";
 import type { AudioEntry, ChatEntry } from "@balcao/contract";
-import AddIcon from "@mui/icons-material/Add";
-import CheckIcon from "@mui/icons-material/Check";
-import CloseIcon from "@mui/icons-material/Close";
-import DeleteOutlineIcon from "@mui/icons-material/DeleteOutline";
-import EditOutlinedIcon from "@mui/icons-material/EditOutlined";
 import UploadFileIcon from "@mui/icons-material/UploadFile";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import IconButton from "@mui/material/IconButton";
 import LinearProgress from "@mui/material/LinearProgress";
-import Paper from "@mui/material/Paper";
-import Skeleton from "@mui/material/Skeleton";
-import Table from "@mui/material/Table";
-import TableBody from "@mui/material/TableBody";
-import TableCell from "@mui/material/TableCell";
-import TableContainer from "@mui/material/TableContainer";
-import TableHead from "@mui/material/TableHead";
-import TableRow from "@mui/material/TableRow";
-import TextField from "@mui/material/TextField";
-import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
-import type { Theme } from "@mui/material/styles";
-import useMediaQuery from "@mui/material/useMediaQuery";
 import { enqueueSnackbar } from "notistack";
-import { type ReactNode, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ConfirmDialog } from "../../../components/ConfirmDialog";
+import { EditableGrid } from "../../../components/EditableGrid";
 import { PageHeader } from "../../../components/PageHeader";
-import { toastSuccess } from "../../../lib/toast";
 import { uploadWithProgress, useAudioEntries, useBotContentLive, useChatEntries, useDeleteEntry, useSaveEntry } from "../api/bot-content";
 
 type Kind = "chatbot" | "audiobot";
@@ -96,282 +77,40 @@ function Preview({ kind, url }: { kind: Kind; url: string }) {
   return <audio src={url} controls preload="metadata" style={{ width: 220, maxWidth: "100%", display: "block" }} />;
 }
 
-interface Column<D> {
-  key: keyof D & string;
-  label: string;
-  multiline?: boolean;
-  /** the file address column: a preview and an upload button while editing */
-  file?: boolean;
-  width?: number | string;
-}
-
-/** A table whose rows turn into fields in place ('Editar'), with a new row on top and a confirmed delete. */
-function EditableTable<E extends { id: number }, D extends Record<string, string>>({
-  kind,
-  title,
-  rows,
-  loading,
-  columns,
-  draftOf,
-  empty,
-  valid,
-}: {
-  kind: Kind;
-  title: string;
-  rows: E[] | undefined;
-  loading: boolean;
-  columns: Column<D>[];
-  draftOf: (e?: E) => D;
-  empty: string;
-  valid: (d: D) => boolean;
-}) {
+/** A chat or audio entries grid: the shared editable grid with this kind's calls, its file preview and upload. */
+function EntriesGrid<E extends { id: number }, D extends Record<string, string>>(
+  p: { kind: Kind } & Omit<Parameters<typeof EditableGrid<E, D>>[0], "testId" | "save" | "remove" | "file" | "labels">,
+) {
   const { t } = useTranslation();
+  const { kind, ...grid } = p;
   const save = useSaveEntry(kind);
   const remove = useDeleteEntry(kind);
-  const [editing, setEditing] = useState<{ id?: number; draft: D } | null>(null);
-  const [deleting, setDeleting] = useState<E | null>(null);
-  const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down("sm"));
-
-  const commit = async () => {
-    if (!editing) return;
-    try {
-      // biome-ignore lint/suspicious/noExplicitAny: the draft is the body of its kind
-      await save.mutateAsync({ id: editing.id, body: editing.draft as any });
-      setEditing(null);
-      toastSuccess(t("chatbot.saved"));
-    } catch (err) {
-      // §8: audio and chat save failures are only logged
-      console.error(err);
-    }
-  };
-
-  const field = (c: Column<D>) => {
-    if (!editing) return null;
-    const set = (v: string) => setEditing({ ...editing, draft: { ...editing.draft, [c.key]: v } });
-    if (c.file) {
-      return (
-        <Box sx={{ display: "flex", alignItems: "center", gap: 1, flexWrap: "wrap" }}>
-          <Preview kind={kind} url={editing.draft[c.key]} />
-          <UploadButton kind={kind} label={t("chatbot.upload")} onUploaded={set} />
-        </Box>
-      );
-    }
-    return (
-      <TextField
-        size="small"
-        fullWidth
-        multiline={c.multiline}
-        maxRows={6}
-        value={editing.draft[c.key]}
-        onChange={(e) => set(e.target.value)}
-        slotProps={{ htmlInput: { "aria-label": c.label } }}
-      />
-    );
-  };
-
-  const actions = (children: ReactNode) => (
-    <TableCell align="right" sx={{ whiteSpace: "nowrap", width: 96 }}>
-      {children}
-    </TableCell>
-  );
-  const editButtons = (
-    <>
-      <Tooltip title={t("common.save")}>
-        <span>
-          <IconButton
-            color="primary"
-            aria-label={t("common.save")}
-            onClick={() => void commit()}
-            disabled={save.isPending || !editing || !valid(editing.draft)}
-          >
-            <CheckIcon />
-          </IconButton>
-        </span>
-      </Tooltip>
-      <Tooltip title={t("common.cancel")}>
-        <IconButton aria-label={t("common.cancel")} onClick={() => setEditing(null)}>
-          <CloseIcon />
-        </IconButton>
-      </Tooltip>
-    </>
-  );
-  const editActions = actions(editButtons);
-  const rowButtons = (row: E, draft: D) => (
-    <>
-      <Tooltip title={t("common.edit")}>
-        <IconButton aria-label={t("common.edit")} onClick={() => setEditing({ id: row.id, draft })}>
-          <EditOutlinedIcon />
-        </IconButton>
-      </Tooltip>
-      <Tooltip title={t("common.delete")}>
-        <IconButton aria-label={t("common.delete")} color="error" onClick={() => setDeleting(row)}>
-          <DeleteOutlineIcon />
-        </IconButton>
-      </Tooltip>
-    </>
-  );
-
   return (
-    <Paper variant="outlined" sx={{ overflow: "hidden" }} data-testid={`${kind}-table`}>
-      <Box sx={{ display: "flex", alignItems: "center", px: 2, py: 1.5, gap: 1 }}>
-        <Typography component="h2" variant="h6" sx={{ flex: 1 }}>
-          {title}
-        </Typography>
-        <Button
-          variant="contained"
-          size="small"
-          startIcon={<AddIcon />}
-          onClick={() => setEditing({ draft: draftOf() })}
-          disabled={editing?.id === undefined && !!editing}
-        >
-          {t("chatbot.add")}
-        </Button>
-      </Box>
-      {narrow ? (
-        <Box sx={{ borderTop: 1, borderColor: "divider" }}>
-          {editing && editing.id === undefined && (
-            <Box data-testid={`${kind}-new-row`} sx={{ p: 2, display: "grid", gap: 1.5, borderBottom: 1, borderColor: "divider" }}>
-              {columns.map((c) => (
-                <Box key={c.key}>{field(c)}</Box>
-              ))}
-              <Box sx={{ textAlign: "right" }}>{editButtons}</Box>
-            </Box>
-          )}
-          {loading && (
-            <Box sx={{ p: 2 }}>
-              <Skeleton />
-              <Skeleton />
-            </Box>
-          )}
-          {!loading && rows?.length === 0 && !editing && (
-            <Typography color="text.secondary" sx={{ p: 3, textAlign: "center" }} data-testid={`${kind}-empty`}>
-              {empty}
-            </Typography>
-          )}
-          {rows?.map((row) => {
-            const draft = draftOf(row);
-            const isEditing = editing?.id === row.id;
-            return (
-              <Box
-                key={row.id}
-                data-testid={`${kind}-row`}
-                data-entry-id={row.id}
-                sx={{ p: 2, display: "grid", gap: 1, borderBottom: 1, borderColor: "divider", "&:last-of-type": { borderBottom: 0 } }}
-              >
-                {columns.map((c) => (
-                  <Box key={c.key} sx={{ minWidth: 0 }}>
-                    <Typography variant="caption" color="text.secondary" sx={{ display: "block", fontWeight: 600 }}>
-                      {c.label}
-                    </Typography>
-                    {isEditing ? (
-                      field(c)
-                    ) : c.file ? (
-                      <Preview kind={kind} url={draft[c.key]} />
-                    ) : (
-                      <Typography variant="body2" sx={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>
-                        {draft[c.key]}
-                      </Typography>
-                    )}
-                  </Box>
-                ))}
-                <Box sx={{ textAlign: "right" }}>{isEditing ? editButtons : rowButtons(row, draft)}</Box>
-              </Box>
-            );
-          })}
-        </Box>
-      ) : (
-        <TableContainer sx={{ overflowX: "auto" }}>
-          <Table size="small" sx={{ minWidth: 560 }}>
-            <TableHead>
-              <TableRow>
-                {columns.map((c) => (
-                  <TableCell key={c.key} sx={{ width: c.width, fontWeight: 600 }}>
-                    {c.label}
-                  </TableCell>
-                ))}
-                <TableCell align="right" sx={{ width: 96 }} />
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {editing && editing.id === undefined && (
-                <TableRow data-testid={`${kind}-new-row`}>
-                  {columns.map((c) => (
-                    <TableCell key={c.key}>{field(c)}</TableCell>
-                  ))}
-                  {editActions}
-                </TableRow>
-              )}
-              {loading &&
-                [0, 1, 2].map((i) => (
-                  <TableRow key={i}>
-                    {columns.map((c) => (
-                      <TableCell key={c.key}>
-                        <Skeleton />
-                      </TableCell>
-                    ))}
-                    <TableCell />
-                  </TableRow>
-                ))}
-              {!loading && rows?.length === 0 && !editing && (
-                <TableRow>
-                  <TableCell colSpan={columns.length + 1}>
-                    <Typography color="text.secondary" sx={{ py: 3, textAlign: "center" }} data-testid={`${kind}-empty`}>
-                      {empty}
-                    </Typography>
-                  </TableCell>
-                </TableRow>
-              )}
-              {rows?.map((row) => {
-                const draft = draftOf(row);
-                const isEditing = editing?.id === row.id;
-                return (
-                  <TableRow key={row.id} hover data-testid={`${kind}-row`} data-entry-id={row.id}>
-                    {columns.map((c) => (
-                      <TableCell key={c.key} sx={{ verticalAlign: "middle", wordBreak: "break-word" }}>
-                        {isEditing ? (
-                          field(c)
-                        ) : c.file ? (
-                          <Preview kind={kind} url={draft[c.key]} />
-                        ) : (
-                          <Typography
-                            variant="body2"
-                            sx={{
-                              whiteSpace: "pre-wrap",
-                              display: "-webkit-box",
-                              WebkitLineClamp: 3,
-                              WebkitBoxOrient: "vertical",
-                              overflow: "hidden",
-                            }}
-                          >
-                            {draft[c.key]}
-                          </Typography>
-                        )}
-                      </TableCell>
-                    ))}
-                    {isEditing ? editActions : actions(rowButtons(row, draft))}
-                  </TableRow>
-                );
-              })}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={t("chatbot.confirmDelete")}
-        busy={remove.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (!deleting) return;
-          remove.mutate(deleting.id, {
-            onSuccess: () => {
-              setDeleting(null);
-              toastSuccess(t("chatbot.deleted"));
-            },
-          });
-        }}
-      />
-    </Paper>
+    <EditableGrid<E, D>
+      {...grid}
+      testId={kind}
+      save={{
+        isPending: save.isPending,
+        // the draft is the body of its kind
+        mutateAsync: ({ id, body }) => save.mutateAsync({ id, body: body as never }),
+      }}
+      remove={remove}
+      file={{
+        view: (url) => <Preview kind={kind} url={url} />,
+        edit: (url, set) => (
+          <Box sx={{ display: "flex", alignItems: "center", gap: 1, flexWrap: "wrap" }}>
+            <Preview kind={kind} url={url} />
+            <UploadButton kind={kind} label={t("chatbot.upload")} onUploaded={set} />
+          </Box>
+        ),
+      }}
+      labels={{
+        add: t("chatbot.add"),
+        saved: t("chatbot.saved"),
+        confirmDelete: t("chatbot.confirmDelete"),
+        deleted: t("chatbot.deleted"),
+      }}
+    />
   );
 }
 
@@ -384,7 +123,7 @@ export default function ChatBotPage() {
     <Box sx={{ pb: 4 }}>
       <PageHeader title={t("chatbot.title")} subtitle={t("chatbot.subtitle")} />
       <Box sx={{ px: { xs: 1, sm: 3 }, display: "grid", gap: 3 }}>
-        <EditableTable<ChatEntry, { shortcut: string; message: string; url: string }>
+        <EntriesGrid<ChatEntry, { shortcut: string; message: string; url: string }>
           kind="chatbot"
           title={t("chatbot.chatTitle")}
           rows={chat.data}
@@ -398,7 +137,7 @@ export default function ChatBotPage() {
           draftOf={(e) => ({ shortcut: e?.shortcut ?? "", message: e?.message ?? "", url: e?.url ?? "" })}
           valid={(d) => d.shortcut.trim().length > 0 && (d.message.trim().length > 0 || d.url.length > 0)}
         />
-        <EditableTable<AudioEntry, { titulo: string; url: string }>
+        <EntriesGrid<AudioEntry, { titulo: string; url: string }>
           kind="audiobot"
           title={t("chatbot.audioTitle")}
           rows={audio.data}

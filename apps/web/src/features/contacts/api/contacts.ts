@@ -3,6 +3,7 @@ import { SEARCH_MIN_CHARS } from "@balcao/contract";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { http } from "../../../api/http";
 import { shareNewer } from "../../../lib/live-merge";
+import { useSocketEvent } from "../../../lib/socket";
 import { pagedQuery, useDeleteEntity, useLivePages, useSaveEntity } from "../../../lib/entity-api";
 import { searchTerm } from "../../../lib/hooks";
 
@@ -21,6 +22,19 @@ export function useContactsLive() {
     // create, import, deleteAll: the order and the pages change; fetch again.
     p.action === "update" ? { replace: p.contact } : p.action === "delete" ? { remove: p.contactId } : "refetch",
   );
+}
+
+/** One contact (GET /contacts/{id}) while `enabled`, fetched again when the `contact` event says it changed. */
+export function useContact(contactId: number, enabled: boolean) {
+  const q = useQuery({
+    queryKey: [...contactsKey, "one", contactId],
+    queryFn: () => http.get<Contact>(`/contacts/${contactId}`),
+    enabled,
+  });
+  useSocketEvent("contact", (p) => {
+    if (p.action === "update" && p.contact.id === contactId) void q.refetch();
+  });
+  return q;
 }
 
 export const useSaveContact = () => useSaveEntity<ContactBody, Contact>("/contacts", contactsKey);

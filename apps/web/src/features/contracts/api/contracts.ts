@@ -42,6 +42,17 @@ export function fetchAllFiltered(ticket: number | undefined, f: ContractFilters)
   return http.get<ContractsAnswer>("/api/contratos", params(ticket, 1, 1000, f));
 }
 
+/**
+ * 'Excluir todos (filtrados)' (§7): the filtered contracts (up to 1000) fetched, then each deleted in
+ * parallel; answers how many were found, deleted and failed. A failed list request throws.
+ */
+export async function deleteAllFiltered(ticket: number | undefined, f: ContractFilters) {
+  const all = await fetchAllFiltered(ticket, f);
+  const results = await Promise.allSettled(all.items.map((i) => http.delete(`/api/contratos/${i.id}`)));
+  const failed = results.filter((r) => r.status === "rejected").length;
+  return { found: all.items.length, deleted: results.length - failed, failed };
+}
+
 /** A live list: created, generated, signed ('Assinado') or deleted contracts refresh it. */
 export function useContractsLive() {
   const qc = useQueryClient();

@@ -1,5 +1,11 @@
 import "../i18n";
-import { CONTRACT_PAGE_SIZE_DEFAULT, CONTRACT_PAGE_SIZES, CONTRACT_STATUS_COLORS, type ContractItem } from "@balcao/contract";
+import {
+  CONTRACT_PAGE_SIZE_DEFAULT,
+  CONTRACT_PAGE_SIZES,
+  CONTRACT_STATUSES,
+  CONTRACT_STATUS_COLORS,
+  type ContractItem,
+} from "@balcao/contract";
 import DeleteIcon from "@mui/icons-material/Delete";
 import DownloadIcon from "@mui/icons-material/Download";
 import VisibilityIcon from "@mui/icons-material/Visibility";
@@ -12,15 +18,6 @@ import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
 import IconButton from "@mui/material/IconButton";
 import LinearProgress from "@mui/material/LinearProgress";
-import MenuItem from "@mui/material/MenuItem";
-import Table from "@mui/material/Table";
-import TableBody from "@mui/material/TableBody";
-import TableCell from "@mui/material/TableCell";
-import TableContainer from "@mui/material/TableContainer";
-import TableHead from "@mui/material/TableHead";
-import TablePagination from "@mui/material/TablePagination";
-import TableRow from "@mui/material/TableRow";
-import TextField from "@mui/material/TextField";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import Paper from "@mui/material/Paper";
@@ -30,17 +27,18 @@ import { enqueueSnackbar } from "notistack";
 import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../../../components/ConfirmDialog";
+import { FilterBar } from "../../../components/FilterBar";
+import { type Column, PagedTable } from "../../../components/PagedTable";
 import { toastSuccess } from "../../../lib/toast";
 import {
   type ContractFilters,
-  fetchAllFiltered,
+  deleteAllFiltered,
   fetchContractFile,
   NO_FILTERS,
   useContracts,
   useContractsLive,
   useDeleteContract,
 } from "../api/contracts";
-import { http } from "../../../api/http";
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString("pt-BR") : "—");
 
@@ -114,7 +112,6 @@ export function ContractsTable({ ticketId, screen, extraActions }: { ticketId?: 
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down("sm"));
   useContractsLive();
-  const [draft, setDraft] = useState<ContractFilters>(NO_FILTERS);
   const [filters, setFilters] = useState<ContractFilters>(NO_FILTERS);
   const [page, setPage] = useState(0);
   const [limit, setLimit] = useState<number>(CONTRACT_PAGE_SIZE_DEFAULT);
@@ -153,18 +150,14 @@ export function ContractsTable({ ticketId, screen, extraActions }: { ticketId?: 
       onSettled: () => setDeleting(null),
     });
 
-  // §7: the filtered items (up to 1000) fetched, then each deleted in parallel
   const deleteAll = async () => {
     setBusyAll(true);
     try {
-      const all = await fetchAllFiltered(ticketId, filters);
-      if (!all.items.length) {
+      const { found, deleted: ok, failed } = await deleteAllFiltered(ticketId, filters);
+      if (!found) {
         enqueueSnackbar(t("contracts.toasts.noneToDelete"), { variant: "info" });
         return;
       }
-      const results = await Promise.allSettled(all.items.map((i) => http.delete(`/api/contratos/${i.id}`)));
-      const failed = results.filter((r) => r.status === "rejected").length;
-      const ok = results.length - failed;
       if (ok) toastSuccess(t("contracts.toasts.deletedN", { count: ok }));
       if (failed) enqueueSnackbar(t("contracts.toasts.failedN", { count: failed }), { variant: "error" });
       setPage(0);
@@ -200,183 +193,131 @@ export function ContractsTable({ ticketId, screen, extraActions }: { ticketId?: 
   );
   const sent = (c: ContractItem) => (c.data_envio ? when(c.data_envio) : c.caminho ? "—" : t("contracts.generating"));
 
+  const columns: Column<ContractItem>[] = [
+    { key: "titulo", label: t("contracts.columns.titulo"), sx: { minWidth: 160 }, render: (c) => c.titulo },
+    { key: "nome", label: t("contracts.columns.nome"), sx: { minWidth: 140 }, render: (c) => c.nome },
+    { key: "email", label: t("contracts.columns.email"), render: (c) => c.email || "—" },
+    { key: "status", label: t("contracts.columns.status"), render: (c) => <StatusPill status={c.status} /> },
+    { key: "enviado", label: t("contracts.columns.enviado"), sx: { whiteSpace: "nowrap" }, render: sent },
+    ...(screen ? [{ key: "atendente", label: t("contracts.columns.atendente"), render: (c: ContractItem) => c.atendente || "—" }] : []),
+    {
+      key: "visualizar",
+      label: t(screen ? "contracts.columns.visualizar" : "contracts.columns.visualizarPdf"),
+      align: "center",
+      render: (c) => (
+        <Tooltip title={t("contracts.viewer")}>
+          <span>
+            <IconButton size="small" disabled={!c.caminho} onClick={() => setViewing(c)} aria-label={t("contracts.viewer")}>
+              <VisibilityIcon fontSize="small" />
+            </IconButton>
+          </span>
+        </Tooltip>
+      ),
+    },
+    {
+      key: "baixar",
+      label: t("contracts.columns.baixar"),
+      align: "center",
+      render: (c) => (
+        <Tooltip title={t("contracts.columns.baixar")}>
+          <span>
+            <IconButton size="small" disabled={!c.caminho} onClick={() => void download(c)} aria-label={t("contracts.columns.baixar")}>
+              <DownloadIcon fontSize="small" />
+            </IconButton>
+          </span>
+        </Tooltip>
+      ),
+    },
+    {
+      key: "excluir",
+      label: t("contracts.columns.excluir"),
+      align: "center",
+      render: (c) => (
+        <IconButton size="small" color="error" onClick={() => setDeleting(c)} aria-label={t("contracts.columns.excluir")}>
+          <DeleteIcon fontSize="small" />
+        </IconButton>
+      ),
+    },
+  ];
+
   return (
     <Box sx={{ display: "flex", flexDirection: "column", gap: 1.5, minWidth: 0 }}>
       <Typography variant="body2" color="text.secondary" data-testid="contracts-showing">
         {t("contracts.showing", { count: items.length, total })}
       </Typography>
-      <Box sx={{ display: "flex", flexWrap: "wrap", gap: 1, alignItems: "center" }}>
-        <TextField
-          select
-          size="small"
-          label={t("contracts.filters.status")}
-          value={draft.status}
-          onChange={(e) => setDraft({ ...draft, status: e.target.value as ContractFilters["status"] })}
-          fullWidth={false}
-          sx={{ width: { xs: "100%", sm: 170 } }}
-          slotProps={{
-            inputLabel: { shrink: true },
-            select: { displayEmpty: true, inputProps: { "data-testid": "contracts-status-filter" } },
-          }}
-        >
-          <MenuItem value="">{t("contracts.filters.all")}</MenuItem>
-          <MenuItem value="Nao assinado">{t("contracts.statuses.Nao assinado")}</MenuItem>
-          <MenuItem value="Assinado">{t("contracts.statuses.Assinado")}</MenuItem>
-        </TextField>
-        <TextField
-          size="small"
-          type="date"
-          label={t("contracts.filters.from")}
-          value={draft.from}
-          onChange={(e) => setDraft({ ...draft, from: e.target.value })}
-          fullWidth={false}
-          sx={{ width: { xs: "calc(50% - 4px)", sm: 170 } }}
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
-        <TextField
-          size="small"
-          type="date"
-          label={t("contracts.filters.to")}
-          value={draft.to}
-          onChange={(e) => setDraft({ ...draft, to: e.target.value })}
-          fullWidth={false}
-          sx={{ width: { xs: "calc(50% - 4px)", sm: 170 } }}
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
-        <Button
-          onClick={() => {
-            setDraft(NO_FILTERS);
-            setFilters(NO_FILTERS);
-            setPage(0);
-          }}
-        >
-          {t("contracts.filters.clear")}
-        </Button>
-        <Button
-          variant="contained"
-          onClick={() => {
-            setFilters(draft);
-            setPage(0);
-          }}
-        >
-          {t("contracts.filters.apply")}
-        </Button>
-        <Button color="error" variant="outlined" onClick={() => setDeletingAll(true)} disabled={busyAll}>
-          {t("contracts.filters.deleteAll")}
-        </Button>
-        {extraActions}
-      </Box>
-      {(list.isFetching || busyAll) && <LinearProgress />}
-      {phone ? (
-        <Box sx={{ display: "flex", flexDirection: "column", gap: 1 }} data-testid="contracts-table">
-          {items.map((c) => (
-            <Paper key={c.id} variant="outlined" sx={{ p: 1.5 }} data-testid={`contract-row-${c.id}`}>
-              <Box sx={{ display: "flex", justifyContent: "space-between", gap: 1, alignItems: "flex-start" }}>
-                <Typography variant="subtitle2">{c.titulo}</Typography>
-                <StatusPill status={c.status} />
-              </Box>
-              <Typography variant="body2">{c.nome}</Typography>
-              <Typography variant="body2" color="text.secondary" sx={{ wordBreak: "break-all" }}>
-                {c.email || "—"}
-              </Typography>
-              <Box sx={{ display: "flex", justifyContent: "space-between", alignItems: "center", mt: 0.5 }}>
-                <Typography variant="caption" color="text.secondary">
-                  {sent(c)}
-                  {screen && c.atendente ? ` · ${c.atendente}` : ""}
-                </Typography>
-                <Box>{actions(c)}</Box>
-              </Box>
-            </Paper>
-          ))}
-          {!list.isLoading && items.length === 0 && (
-            <Typography align="center" color="text.secondary" sx={{ py: 4 }}>
-              {t("contracts.empty")}
-            </Typography>
-          )}
-        </Box>
-      ) : (
-        <TableContainer sx={{ overflowX: "auto" }}>
-          <Table size="small" data-testid="contracts-table">
-            <TableHead>
-              <TableRow>
-                <TableCell>{t("contracts.columns.titulo")}</TableCell>
-                <TableCell>{t("contracts.columns.nome")}</TableCell>
-                <TableCell>{t("contracts.columns.email")}</TableCell>
-                <TableCell>{t("contracts.columns.status")}</TableCell>
-                <TableCell>{t("contracts.columns.enviado")}</TableCell>
-                {screen && <TableCell>{t("contracts.columns.atendente")}</TableCell>}
-                <TableCell align="center">{t(screen ? "contracts.columns.visualizar" : "contracts.columns.visualizarPdf")}</TableCell>
-                <TableCell align="center">{t("contracts.columns.baixar")}</TableCell>
-                <TableCell align="center">{t("contracts.columns.excluir")}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {items.map((c) => (
-                <TableRow key={c.id} hover data-testid={`contract-row-${c.id}`}>
-                  <TableCell sx={{ minWidth: 160 }}>{c.titulo}</TableCell>
-                  <TableCell sx={{ minWidth: 140 }}>{c.nome}</TableCell>
-                  <TableCell>{c.email || "—"}</TableCell>
-                  <TableCell>
-                    <StatusPill status={c.status} />
-                  </TableCell>
-                  <TableCell sx={{ whiteSpace: "nowrap" }}>
-                    {c.data_envio ? when(c.data_envio) : c.caminho ? "—" : t("contracts.generating")}
-                  </TableCell>
-                  {screen && <TableCell>{c.atendente || "—"}</TableCell>}
-                  <TableCell align="center">
-                    <Tooltip title={t("contracts.viewer")}>
-                      <span>
-                        <IconButton size="small" disabled={!c.caminho} onClick={() => setViewing(c)} aria-label={t("contracts.viewer")}>
-                          <VisibilityIcon fontSize="small" />
-                        </IconButton>
-                      </span>
-                    </Tooltip>
-                  </TableCell>
-                  <TableCell align="center">
-                    <Tooltip title={t("contracts.columns.baixar")}>
-                      <span>
-                        <IconButton
-                          size="small"
-                          disabled={!c.caminho}
-                          onClick={() => void download(c)}
-                          aria-label={t("contracts.columns.baixar")}
-                        >
-                          <DownloadIcon fontSize="small" />
-                        </IconButton>
-                      </span>
-                    </Tooltip>
-                  </TableCell>
-                  <TableCell align="center">
-                    <IconButton size="small" color="error" onClick={() => setDeleting(c)} aria-label={t("contracts.columns.excluir")}>
-                      <DeleteIcon fontSize="small" />
-                    </IconButton>
-                  </TableCell>
-                </TableRow>
-              ))}
-              {!list.isLoading && items.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={screen ? 9 : 8} align="center" sx={{ py: 4, color: "text.secondary" }}>
-                    {t("contracts.empty")}
-                  </TableCell>
-                </TableRow>
-              )}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      )}
-      <TablePagination
-        component="div"
-        count={total}
-        page={Math.min(page, Math.max(0, Math.ceil(total / limit) - 1))}
-        onPageChange={(_e, p) => setPage(p)}
-        rowsPerPage={limit}
-        rowsPerPageOptions={[...CONTRACT_PAGE_SIZES]}
-        onRowsPerPageChange={(e) => {
-          setLimit(Number(e.target.value));
+      <FilterBar
+        value={filters}
+        onApply={(f) => {
+          setFilters(f);
           setPage(0);
         }}
-        labelRowsPerPage={t("contracts.perPage")}
-        labelDisplayedRows={({ from, to, count }) => `${from}–${to} / ${count}`}
+        onClear={() => {
+          setFilters(NO_FILTERS);
+          setPage(0);
+        }}
+        statuses={CONTRACT_STATUSES.map((st) => ({ value: st, label: t(`contracts.statuses.${st}`) }))}
+        labels={{
+          status: t("contracts.filters.status"),
+          all: t("contracts.filters.all"),
+          from: t("contracts.filters.from"),
+          to: t("contracts.filters.to"),
+          apply: t("contracts.filters.apply"),
+          clear: t("contracts.filters.clear"),
+        }}
+        testId="contracts"
+        actions={
+          <>
+            <Button color="error" variant="outlined" onClick={() => setDeletingAll(true)} disabled={busyAll}>
+              {t("contracts.filters.deleteAll")}
+            </Button>
+            {extraActions}
+          </>
+        }
+      />
+      <PagedTable
+        label={t("contracts.title")}
+        rows={items}
+        rowKey={(c) => c.id}
+        rowProps={(c) => ({ "data-testid": `contract-row-${c.id}` })}
+        columns={columns}
+        loading={list.isLoading}
+        fetching={list.isFetching || busyAll}
+        empty={t("contracts.empty")}
+        tableTestId="contracts-table"
+        phone={phone}
+        card={(c) => (
+          <Paper variant="outlined" sx={{ p: 1.5 }} data-testid={`contract-row-${c.id}`}>
+            <Box sx={{ display: "flex", justifyContent: "space-between", gap: 1, alignItems: "flex-start" }}>
+              <Typography variant="subtitle2">{c.titulo}</Typography>
+              <StatusPill status={c.status} />
+            </Box>
+            <Typography variant="body2">{c.nome}</Typography>
+            <Typography variant="body2" color="text.secondary" sx={{ wordBreak: "break-all" }}>
+              {c.email || "—"}
+            </Typography>
+            <Box sx={{ display: "flex", justifyContent: "space-between", alignItems: "center", mt: 0.5 }}>
+              <Typography variant="caption" color="text.secondary">
+                {sent(c)}
+                {screen && c.atendente ? ` · ${c.atendente}` : ""}
+              </Typography>
+              <Box>{actions(c)}</Box>
+            </Box>
+          </Paper>
+        )}
+        framed={false}
+        paging={{
+          kind: "count",
+          count: total,
+          page,
+          perPage: limit,
+          options: CONTRACT_PAGE_SIZES,
+          onPage: setPage,
+          onPerPage: (n) => {
+            setLimit(n);
+            setPage(0);
+          },
+          perPageLabel: t("contracts.perPage"),
+        }}
       />
       <ViewerDialog item={viewing} onClose={() => setViewing(null)} />
       <ConfirmDialog

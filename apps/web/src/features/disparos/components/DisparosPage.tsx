@@ -13,14 +13,13 @@ import LinearProgress from "@mui/material/LinearProgress";
 import List from "@mui/material/List";
 import ListItem from "@mui/material/ListItem";
 import ListItemText from "@mui/material/ListItemText";
-import MenuItem from "@mui/material/MenuItem";
 import Paper from "@mui/material/Paper";
-import TextField from "@mui/material/TextField";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { enqueueSnackbar } from "notistack";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { FilterBar } from "../../../components/FilterBar";
 import { PageHeader } from "../../../components/PageHeader";
 import { toastSuccess } from "../../../lib/toast";
 import {
@@ -115,7 +114,6 @@ function OptOutsDialog({ open, onClose }: { open: boolean; onClose: () => void }
 /** /Disparos (admins): the bulk-message monitor of §2 with the campaign's progress and each connection's sending. */
 export default function DisparosPage() {
   const { t } = useTranslation();
-  const [draft, setDraft] = useState<DisparoFilters>(NO_FILTERS);
   const [filters, setFilters] = useState<DisparoFilters>(NO_FILTERS);
   const [search, setSearch] = useState("");
   const [page, setPage] = useState(1);
@@ -186,118 +184,55 @@ export default function DisparosPage() {
         />
 
         <Paper variant="outlined" sx={{ p: 2 }}>
-          <Box
-            component="form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setFilters(draft);
+          <FilterBar
+            value={filters}
+            onApply={(f) => {
+              setFilters(f);
               setPage(1);
             }}
-            sx={{
-              display: "grid",
-              gridTemplateColumns: { xs: "1fr 1fr", md: "160px 170px 170px 1fr auto auto" },
-              gap: 1.5,
-              alignItems: "center",
+            onClear={() => {
+              setFilters(NO_FILTERS);
+              setSearch("");
+              setPage(1);
             }}
-          >
-            <TextField
-              select
-              size="small"
-              label={t("disparos.filters.status")}
-              value={draft.status}
-              onChange={(e) => setDraft({ ...draft, status: e.target.value })}
-              sx={{ gridColumn: { xs: "1 / -1", md: "auto" } }}
-            >
-              <MenuItem value="">{t("disparos.filters.all")}</MenuItem>
-              {DISPARO_FILTER_STATUSES.map((st) => (
-                <MenuItem key={st} value={st}>
-                  {t(`disparos.statuses.${st}`)}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              type="date"
-              size="small"
-              label={t("disparos.filters.from")}
-              value={draft.from}
-              onChange={(e) => setDraft({ ...draft, from: e.target.value })}
-              slotProps={{ inputLabel: { shrink: true } }}
-            />
-            <TextField
-              type="date"
-              size="small"
-              label={t("disparos.filters.to")}
-              value={draft.to}
-              onChange={(e) => setDraft({ ...draft, to: e.target.value })}
-              slotProps={{ inputLabel: { shrink: true } }}
-            />
-            <TextField
-              size="small"
-              label={t("disparos.filters.search")}
-              placeholder={t("disparos.filters.searchHelp")}
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-              sx={{ gridColumn: { xs: "1 / -1", md: "auto" } }}
-            />
-            <Button type="submit" variant="contained">
-              {t("disparos.filters.apply")}
-            </Button>
-            <Button
-              onClick={() => {
-                setDraft(NO_FILTERS);
-                setFilters(NO_FILTERS);
-                setSearch("");
-                setPage(1);
-              }}
-            >
-              {t("disparos.filters.clear")}
-            </Button>
-          </Box>
+            statuses={DISPARO_FILTER_STATUSES.map((st) => ({ value: st, label: t(`disparos.statuses.${st}`) }))}
+            labels={{
+              status: t("disparos.filters.status"),
+              all: t("disparos.filters.all"),
+              from: t("disparos.filters.from"),
+              to: t("disparos.filters.to"),
+              apply: t("disparos.filters.apply"),
+              clear: t("disparos.filters.clear"),
+              search: t("disparos.filters.search"),
+              searchHelp: t("disparos.filters.searchHelp"),
+            }}
+            search={{ value: search, onChange: setSearch }}
+            testId="disparos"
+          />
         </Paper>
 
-        <Paper variant="outlined" sx={{ overflow: "hidden" }}>
-          {list.isFetching && <LinearProgress sx={{ height: 2 }} />}
-          {list.isLoading ? <Box sx={{ height: 160 }} /> : <DisparosTable rows={rows} />}
-          <Box
-            sx={{
-              display: "flex",
-              flexWrap: "wrap",
-              alignItems: "center",
-              justifyContent: "flex-end",
-              gap: 1.5,
-              p: 1.5,
-              borderTop: 1,
-              borderColor: "divider",
-            }}
-          >
-            <TextField
-              select
-              size="small"
-              label={t("disparos.perPage")}
-              value={limit}
-              onChange={(e) => {
-                setLimit(Number(e.target.value));
-                setPage(1);
-              }}
-              sx={{ width: 110 }}
-            >
-              {DISPARO_PAGE_SIZES.map((n) => (
-                <MenuItem key={n} value={n}>
-                  {n}
-                </MenuItem>
-              ))}
-            </TextField>
-            <Button size="small" disabled={page <= 1} onClick={() => setPage((p) => Math.max(1, p - 1))}>
-              {t("disparos.previous")}
-            </Button>
-            <Typography variant="body2" data-testid="disparos-page">
-              {t("disparos.pageOf", { page, total: totalPages })}
-            </Typography>
-            <Button size="small" disabled={page >= totalPages} onClick={() => setPage((p) => Math.min(totalPages, p + 1))}>
-              {t("disparos.next")}
-            </Button>
-          </Box>
-        </Paper>
+        <DisparosTable
+          rows={rows}
+          loading={list.isLoading}
+          fetching={list.isFetching}
+          paging={{
+            kind: "pages",
+            page,
+            totalPages,
+            perPage: limit,
+            options: DISPARO_PAGE_SIZES,
+            onPage: setPage,
+            onPerPage: (n) => {
+              setLimit(n);
+              setPage(1);
+            },
+            perPageLabel: t("disparos.perPage"),
+            previous: t("disparos.previous"),
+            next: t("disparos.next"),
+            pageOf: t("disparos.pageOf", { page, total: totalPages }),
+            testId: "disparos-page",
+          }}
+        />
       </Box>
 
       <BulkConfirm action={confirm} busy={bulk.isPending} onClose={() => setConfirm(null)} onConfirm={runBulk} />

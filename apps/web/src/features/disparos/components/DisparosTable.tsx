@@ -6,16 +6,11 @@ import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
 import Link from "@mui/material/Link";
-import Table from "@mui/material/Table";
-import TableBody from "@mui/material/TableBody";
-import TableCell from "@mui/material/TableCell";
-import TableContainer from "@mui/material/TableContainer";
-import TableHead from "@mui/material/TableHead";
-import TableRow from "@mui/material/TableRow";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { type Column, PagedTable, type Paging } from "../../../components/PagedTable";
 import { absoluteUrl, cut, isImageUrl, statusColor, statusTextColor } from "../lib";
 
 /** §4: a pill in the status's colour (unknown statuses grey). */
@@ -46,78 +41,89 @@ export function StatusPill({ status }: { status: string }) {
   );
 }
 
-/** §2: the table of the loaded page, with the image preview dialog. */
-export function DisparosTable({ rows }: { rows: Disparo[] }) {
+/** §2: the table of the loaded page (with its pager), and the image preview dialog. */
+export function DisparosTable({
+  rows,
+  loading,
+  fetching,
+  paging,
+}: {
+  rows: Disparo[];
+  loading: boolean;
+  fetching: boolean;
+  paging: Paging;
+}) {
   const { t, i18n } = useTranslation();
   const [preview, setPreview] = useState<string | null>(null);
   const origin = window.location.origin;
-  if (!rows.length) {
-    return (
-      <Typography color="text.secondary" sx={{ py: 6, textAlign: "center" }} data-testid="disparos-empty">
-        {t("disparos.empty")}
-      </Typography>
-    );
-  }
+  const columns: Column<Disparo>[] = [
+    { key: "id", label: t("disparos.columns.id"), render: (r) => r.id },
+    { key: "number", label: t("disparos.columns.number"), sx: { whiteSpace: "nowrap" }, render: (r) => r.number },
+    {
+      key: "message",
+      label: t("disparos.columns.message"),
+      sx: { maxWidth: 360 },
+      render: (r) => {
+        const text = r.rendered ?? r.message;
+        return (
+          <>
+            {text.trim() ? (
+              <Tooltip title={<Box sx={{ whiteSpace: "pre-wrap" }}>{text}</Box>}>
+                <span>{cut(text)}</span>
+              </Tooltip>
+            ) : (
+              "-"
+            )}
+            {r.reason && r.status !== "enviado" && (
+              <Typography variant="caption" color="text.secondary" sx={{ display: "block" }}>
+                {r.reason}
+              </Typography>
+            )}
+          </>
+        );
+      },
+    },
+    {
+      key: "url",
+      label: t("disparos.columns.url"),
+      sx: { maxWidth: 200 },
+      render: (r) =>
+        !r.url ? (
+          "-"
+        ) : isImageUrl(r.url) ? (
+          <Button size="small" variant="outlined" onClick={() => setPreview(absoluteUrl(r.url, origin))}>
+            {t("disparos.view")}
+          </Button>
+        ) : (
+          <Link href={absoluteUrl(r.url, origin)} target="_blank" rel="noopener noreferrer" sx={{ wordBreak: "break-all" }}>
+            {cut(r.url, 30)}
+          </Link>
+        ),
+    },
+    { key: "status", label: t("disparos.columns.status"), render: (r) => <StatusPill status={r.status} /> },
+    {
+      key: "datetime",
+      label: t("disparos.columns.datetime"),
+      sx: { whiteSpace: "nowrap" },
+      render: (r) => new Date(r.datetime).toLocaleString(i18n.language, { dateStyle: "short", timeStyle: "short" }),
+    },
+    { key: "mimetype", label: t("disparos.columns.mimetype"), sx: { whiteSpace: "nowrap" }, render: (r) => r.mimetype || "-" },
+  ];
   return (
     <>
-      <TableContainer sx={{ overflowX: "auto" }}>
-        <Table size="small" aria-label={t("disparos.title")} sx={{ minWidth: 820 }}>
-          <TableHead>
-            <TableRow>
-              {(["id", "number", "message", "url", "status", "datetime", "mimetype"] as const).map((c) => (
-                <TableCell key={c} sx={{ fontWeight: 700, whiteSpace: "nowrap" }}>
-                  {t(`disparos.columns.${c}`)}
-                </TableCell>
-              ))}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {rows.map((r) => {
-              const text = r.rendered ?? r.message;
-              return (
-                <TableRow key={r.id} hover data-testid="disparo-row">
-                  <TableCell>{r.id}</TableCell>
-                  <TableCell sx={{ whiteSpace: "nowrap" }}>{r.number}</TableCell>
-                  <TableCell sx={{ maxWidth: 360 }}>
-                    {text.trim() ? (
-                      <Tooltip title={<Box sx={{ whiteSpace: "pre-wrap" }}>{text}</Box>}>
-                        <span>{cut(text)}</span>
-                      </Tooltip>
-                    ) : (
-                      "-"
-                    )}
-                    {r.reason && r.status !== "enviado" && (
-                      <Typography variant="caption" color="text.secondary" sx={{ display: "block" }}>
-                        {r.reason}
-                      </Typography>
-                    )}
-                  </TableCell>
-                  <TableCell sx={{ maxWidth: 200 }}>
-                    {!r.url ? (
-                      "-"
-                    ) : isImageUrl(r.url) ? (
-                      <Button size="small" variant="outlined" onClick={() => setPreview(absoluteUrl(r.url, origin))}>
-                        {t("disparos.view")}
-                      </Button>
-                    ) : (
-                      <Link href={absoluteUrl(r.url, origin)} target="_blank" rel="noopener noreferrer" sx={{ wordBreak: "break-all" }}>
-                        {cut(r.url, 30)}
-                      </Link>
-                    )}
-                  </TableCell>
-                  <TableCell>
-                    <StatusPill status={r.status} />
-                  </TableCell>
-                  <TableCell sx={{ whiteSpace: "nowrap" }}>
-                    {new Date(r.datetime).toLocaleString(i18n.language, { dateStyle: "short", timeStyle: "short" })}
-                  </TableCell>
-                  <TableCell sx={{ whiteSpace: "nowrap" }}>{r.mimetype || "-"}</TableCell>
-                </TableRow>
-              );
-            })}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      <PagedTable
+        label={t("disparos.title")}
+        rows={rows}
+        rowKey={(r) => r.id}
+        rowProps={() => ({ "data-testid": "disparo-row" })}
+        columns={columns}
+        minWidth={820}
+        loading={loading}
+        fetching={fetching}
+        empty={t("disparos.empty")}
+        emptyTestId="disparos-empty"
+        paging={paging}
+      />
       <Dialog open={preview !== null} onClose={() => setPreview(null)} maxWidth="md">
         <DialogTitle>{t("disparos.preview")}</DialogTitle>
         <DialogContent>

@@ -1,27 +1,20 @@
 import "../i18n";
 import { SCHEDULE_FILTER_STATUSES, SCHEDULE_PAGE_SIZE_DEFAULT, SCHEDULE_PAGE_SIZES, type Schedule } from "@balcao/contract";
 import DeleteIcon from "@mui/icons-material/Delete";
+import EventIcon from "@mui/icons-material/Event";
 import OpenInNewIcon from "@mui/icons-material/OpenInNew";
 import RefreshIcon from "@mui/icons-material/Refresh";
+import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
 import IconButton from "@mui/material/IconButton";
-import LinearProgress from "@mui/material/LinearProgress";
-import MenuItem from "@mui/material/MenuItem";
 import Paper from "@mui/material/Paper";
-import Table from "@mui/material/Table";
-import TableBody from "@mui/material/TableBody";
-import TableCell from "@mui/material/TableCell";
-import TableContainer from "@mui/material/TableContainer";
-import TableHead from "@mui/material/TableHead";
-import TablePagination from "@mui/material/TablePagination";
-import TableRow from "@mui/material/TableRow";
-import TextField from "@mui/material/TextField";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
+import { FilterBar } from "../../../components/FilterBar";
+import { PagedTable } from "../../../components/PagedTable";
 import { PageHeader } from "../../../components/PageHeader";
 import { formatPhone } from "../../../lib/phone";
 import { toastError, toastSuccess } from "../../../lib/toast";
@@ -38,7 +31,6 @@ export default function SchedulesPage() {
   const navigate = useNavigate();
   const { get } = useSettings();
   const zone = get("timezone") || undefined;
-  const [draft, setDraft] = useState<ScheduleFilters>(NO_FILTERS);
   const [filters, setFilters] = useState<ScheduleFilters>(NO_FILTERS);
   const [search, setSearch] = useState("");
   const [page, setPage] = useState(0);
@@ -66,151 +58,125 @@ export default function SchedulesPage() {
         </Tooltip>
       </PageHeader>
       <Box sx={{ px: { xs: 2, sm: 3 }, pb: 3, display: "flex", flexDirection: "column", gap: 2 }}>
+        <Alert severity="info" icon={<EventIcon fontSize="inherit" />} data-testid="schedules-how">
+          {t("schedules.howTo")}
+        </Alert>
         <Paper variant="outlined" sx={{ p: 2 }}>
-          <Box
-            component="form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setFilters(draft);
+          <FilterBar
+            value={filters}
+            onApply={(f) => {
+              setFilters(f);
               setPage(0);
             }}
-            sx={{
-              display: "grid",
-              gridTemplateColumns: { xs: "1fr 1fr", md: "170px 170px 170px 1fr auto" },
-              gap: 1.5,
-              alignItems: "center",
+            statuses={SCHEDULE_FILTER_STATUSES.map((st) => ({ value: st, label: t(`schedules.statuses.${st}`) }))}
+            labels={{
+              status: t("schedules.filters.status"),
+              all: t("schedules.filters.all"),
+              from: t("schedules.filters.from"),
+              to: t("schedules.filters.to"),
+              apply: t("schedules.filters.apply"),
+              search: t("schedules.filters.search"),
+              searchHelp: t("schedules.filters.searchHelp"),
             }}
-          >
-            <TextField
-              select
-              size="small"
-              label={t("schedules.filters.status")}
-              value={draft.status}
-              onChange={(e) => setDraft({ ...draft, status: e.target.value })}
-              sx={{ gridColumn: { xs: "1 / -1", md: "auto" } }}
-              slotProps={{
-                inputLabel: { shrink: true },
-                select: { displayEmpty: true, SelectDisplayProps: { "data-testid": "schedules-status" } as object },
-              }}
-            >
-              <MenuItem value="">{t("schedules.filters.all")}</MenuItem>
-              {SCHEDULE_FILTER_STATUSES.map((s) => (
-                <MenuItem key={s} value={s}>
-                  {t(`schedules.statuses.${s}`)}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              size="small"
-              type="date"
-              label={t("schedules.filters.from")}
-              value={draft.from}
-              onChange={(e) => setDraft({ ...draft, from: e.target.value })}
-              slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": "schedules-from" } }}
-            />
-            <TextField
-              size="small"
-              type="date"
-              label={t("schedules.filters.to")}
-              value={draft.to}
-              onChange={(e) => setDraft({ ...draft, to: e.target.value })}
-              slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": "schedules-to" } }}
-            />
-            <TextField
-              size="small"
-              label={t("schedules.filters.search")}
-              placeholder={t("schedules.filters.searchHelp")}
-              value={search}
-              onChange={(e) => {
-                setSearch(e.target.value);
+            search={{
+              value: search,
+              onChange: (v) => {
+                setSearch(v);
                 setPage(0);
-              }}
-              sx={{ gridColumn: { xs: "1 / -1", md: "auto" } }}
-              slotProps={{ htmlInput: { "data-testid": "schedules-search" } }}
-            />
-            <Button type="submit" variant="contained" sx={{ gridColumn: { xs: "1 / -1", md: "auto" } }} data-testid="schedules-apply">
-              {t("schedules.filters.apply")}
-            </Button>
-          </Box>
-        </Paper>
-
-        <Paper variant="outlined">
-          {list.isFetching && <LinearProgress />}
-          {!list.isLoading && !rows.length ? (
-            <Typography color="text.secondary" sx={{ py: 6, textAlign: "center" }} data-testid="schedules-empty">
-              {t("schedules.empty")}
-            </Typography>
-          ) : (
-            <TableContainer sx={{ overflowX: "auto" }}>
-              <Table size="small" aria-label={t("schedules.title")} sx={{ minWidth: 760 }}>
-                <TableHead>
-                  <TableRow>
-                    {(["when", "message", "contact", "user", "status", "actions"] as const).map((c) => (
-                      <TableCell key={c} sx={{ fontWeight: 700, whiteSpace: "nowrap" }} align={c === "actions" ? "right" : "left"}>
-                        {t(`schedules.columns.${c}`)}
-                      </TableCell>
-                    ))}
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {shown.map((s) => (
-                    <TableRow key={s.id} hover data-testid="schedule-row" data-id={s.id}>
-                      <TableCell sx={{ whiteSpace: "nowrap" }}>{formatWhen(s.when, zone, i18n.language)}</TableCell>
-                      <TableCell title={s.message}>{cut(s.message)}</TableCell>
-                      <TableCell>
-                        <Box sx={{ display: "flex", flexDirection: "column" }}>
-                          <span>{s.contactName ?? "-"}</span>
-                          <Typography variant="caption" color="text.secondary">
-                            {s.customerNumber ? formatPhone(s.customerNumber) : ""}
-                          </Typography>
-                        </Box>
-                      </TableCell>
-                      <TableCell>{attendantOf(s, (id) => t("schedules.userId", { id }))}</TableCell>
-                      <TableCell>
-                        <StatusChip status={s.status} reason={s.reason} queued={!s.sentAt} />
-                      </TableCell>
-                      <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
-                        {s.ticketId !== null && (
-                          <Tooltip title={t("schedules.openTicket")}>
-                            <IconButton aria-label={t("schedules.openTicket")} onClick={() => navigate(`/tickets/${s.ticketId}`)}>
-                              <OpenInNewIcon fontSize="small" />
-                            </IconButton>
-                          </Tooltip>
-                        )}
-                        <Tooltip title={s.status === "pending" ? t("schedules.cancel") : t("schedules.delete")}>
-                          <span>
-                            <IconButton
-                              aria-label={s.status === "pending" ? t("schedules.cancel") : t("schedules.delete")}
-                              color="error"
-                              disabled={remove.isPending}
-                              onClick={() => onDelete(s)}
-                            >
-                              <DeleteIcon fontSize="small" />
-                            </IconButton>
-                          </span>
-                        </Tooltip>
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </TableContainer>
-          )}
-          <TablePagination
-            component="div"
-            count={rows.length}
-            page={Math.min(page, Math.max(0, Math.ceil(rows.length / perPage) - 1))}
-            onPageChange={(_e, p) => setPage(p)}
-            rowsPerPage={perPage}
-            rowsPerPageOptions={[...SCHEDULE_PAGE_SIZES]}
-            onRowsPerPageChange={(e) => {
-              setPerPage(Number(e.target.value));
-              setPage(0);
+              },
             }}
-            labelRowsPerPage={t("schedules.perPage")}
-            labelDisplayedRows={({ from, to, count }) => t("schedules.range", { from, to, count })}
+            testId="schedules"
           />
         </Paper>
+
+        <PagedTable
+          label={t("schedules.title")}
+          rows={shown}
+          rowKey={(s) => s.id}
+          rowProps={(s) => ({ "data-testid": "schedule-row", "data-id": s.id })}
+          minWidth={760}
+          loading={list.isLoading}
+          fetching={list.isFetching}
+          empty={
+            <>
+              <Typography color="text.secondary">{t("schedules.empty")}</Typography>
+              <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+                {t("schedules.emptyHowTo")}
+              </Typography>
+            </>
+          }
+          emptyTestId="schedules-empty"
+          columns={[
+            {
+              key: "when",
+              label: t("schedules.columns.when"),
+              sx: { whiteSpace: "nowrap" },
+              render: (s) => formatWhen(s.when, zone, i18n.language),
+            },
+            { key: "message", label: t("schedules.columns.message"), title: (s) => s.message, render: (s) => cut(s.message) },
+            {
+              key: "contact",
+              label: t("schedules.columns.contact"),
+              render: (s) => (
+                <Box sx={{ display: "flex", flexDirection: "column" }}>
+                  <span>{s.contactName ?? "-"}</span>
+                  <Typography variant="caption" color="text.secondary">
+                    {s.customerNumber ? formatPhone(s.customerNumber) : ""}
+                  </Typography>
+                </Box>
+              ),
+            },
+            { key: "user", label: t("schedules.columns.user"), render: (s) => attendantOf(s, (id) => t("schedules.userId", { id })) },
+            {
+              key: "status",
+              label: t("schedules.columns.status"),
+              render: (s) => <StatusChip status={s.status} reason={s.reason} queued={!s.sentAt} />,
+            },
+            {
+              key: "actions",
+              label: t("schedules.columns.actions"),
+              align: "right",
+              sx: { whiteSpace: "nowrap" },
+              render: (s) => (
+                <>
+                  {s.ticketId !== null && (
+                    <Tooltip title={t("schedules.openTicket")}>
+                      <IconButton aria-label={t("schedules.openTicket")} onClick={() => navigate(`/tickets/${s.ticketId}`)}>
+                        <OpenInNewIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                  )}
+                  <Tooltip title={s.status === "pending" ? t("schedules.cancel") : t("schedules.delete")}>
+                    <span>
+                      <IconButton
+                        aria-label={s.status === "pending" ? t("schedules.cancel") : t("schedules.delete")}
+                        color="error"
+                        disabled={remove.isPending}
+                        onClick={() => onDelete(s)}
+                      >
+                        <DeleteIcon fontSize="small" />
+                      </IconButton>
+                    </span>
+                  </Tooltip>
+                </>
+              ),
+            },
+          ]}
+          paging={{
+            kind: "count",
+            count: rows.length,
+            page,
+            perPage,
+            options: SCHEDULE_PAGE_SIZES,
+            onPage: setPage,
+            onPerPage: (n) => {
+              setPerPage(n);
+              setPage(0);
+            },
+            perPageLabel: t("schedules.perPage"),
+            rangeLabel: ({ from, to, count }) => t("schedules.range", { from, to, count }),
+          }}
+        />
       </Box>
     </Box>
   );

@@ -18,7 +18,6 @@ import { useContacts } from "../../contacts";
 import { useQueues } from "../../queues";
 import { useUsers, visibleUsers } from "../../users";
 import { useCreateTicket, useUpdateTicket } from "../api/tickets";
-import { AiSummaryPanel } from "../../ai";
 
 /** The queues an agent may pick: every queue for admins, their own otherwise. */
 function useQueueChoices(all = false) {
@@ -243,7 +242,18 @@ export function AcceptTicketDialog({ ticket, onClose }: { ticket: Ticket | null;
 }
 
 /** Transfer to a user and/or a queue (a queue makes it waiting there, with nobody on it). */
-export function TransferTicketDialog({ ticket, onClose, onDone }: { ticket: Ticket | null; onClose: () => void; onDone?: () => void }) {
+export function TransferTicketDialog({
+  ticket,
+  onClose,
+  onDone,
+  extra,
+}: {
+  ticket: Ticket | null;
+  onClose: () => void;
+  onDone?: () => void;
+  /** Composed in by the screen under the form (e.g. the AI summary). */
+  extra?: (ticket: Ticket) => ReactNode;
+}) {
   const { t } = useTranslation();
   const update = useUpdateTicket();
   const users = useUsers("");
@@ -298,7 +308,7 @@ export function TransferTicketDialog({ ticket, onClose, onDone }: { ticket: Tick
         allowNone={t("tickets.transferDialog.none")}
         all
       />
-      {ticket && <AiSummaryPanel ticketId={ticket.id} />}
+      {ticket && extra?.(ticket)}
     </TicketFormDialog>
   );
 }

@@ -1,3 +1,4 @@
+import "../i18n";
 import { SEARCH_DEBOUNCE_MS, type Ticket } from "@balcao/contract";
 import AddIcon from "@mui/icons-material/Add";
 import CheckCircleOutlineIcon from "@mui/icons-material/CheckCircleOutline";

@@ -6,10 +6,11 @@ import { useMemo } from "react";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
+import { ColorMultiSelect } from "../../../components/ColorMultiSelect";
 import { FormDialog } from "../../../components/FormDialog";
 import { useEntityForm } from "../../../lib/form-dialog";
 import { useAuth } from "../../auth";
-import { QueueMultiSelect } from "../../queues";
+import { useQueues } from "../../queues";
 import { useSaveUser } from "../api/users";
 
 /** Editing keeps the password when the field is left empty. */
@@ -30,6 +31,7 @@ const toValues = (u?: User | null): Values => ({
 
 export function UserDialog({ open, user, onClose }: { open: boolean; user: User | null; onClose: () => void }) {
   const { t } = useTranslation();
+  const queues = useQueues();
   const save = useSaveUser();
   const { user: me } = useAuth();
   // one's own password changes only with the current one (the server asks for it)
@@ -95,7 +97,13 @@ export function UserDialog({ open, user, onClose }: { open: boolean; user: User 
         control={form.control}
         name="queueIds"
         render={({ field }) => (
-          <QueueMultiSelect label={t("users.form.queues")} value={field.value} onChange={field.onChange} onBlur={field.onBlur} />
+          <ColorMultiSelect
+            label={t("users.form.queues")}
+            options={queues.data ?? []}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+          />
         )}
       />
     </FormDialog>

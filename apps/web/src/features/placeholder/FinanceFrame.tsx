@@ -3,8 +3,8 @@ import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
-import { isAdmin, useAuth } from "../../auth";
-import { useSettings } from "../api/get-settings";
+import { isAdmin, useAuth } from "../auth";
+import { useSettings } from "../settings";
 
 /**
  * What a finance frame may do: run its scripts with its own origin (its session), submit forms,

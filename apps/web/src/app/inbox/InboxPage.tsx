@@ -4,11 +4,10 @@ import Typography from "@mui/material/Typography";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router-dom";
-import { toastError } from "../../../lib/toast";
-import { useSettings } from "../../settings";
-import "../i18n";
+import { useSettings } from "../../features/settings";
+import { TicketsManager } from "../../features/tickets";
+import { toastError } from "../../lib/toast";
 import { ChatView } from "./ChatView";
-import { TicketsManager } from "./TicketsManager";
 
 const visuallyHidden = {
   position: "absolute",

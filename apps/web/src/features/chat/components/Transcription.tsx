@@ -1,11 +1,10 @@
-import "../i18n";
 import GraphicEqIcon from "@mui/icons-material/GraphicEq";
 import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 
 /** Under a customer's voice note: its text, marked 'transcrição automática'. Nothing until there is one. */
-export function AiTranscription({ transcription }: { transcription?: string | null }) {
+export function Transcription({ transcription }: { transcription?: string | null }) {
   const { t } = useTranslation();
   if (!transcription) return null;
   return (
@@ -15,7 +14,7 @@ export function AiTranscription({ transcription }: { transcription?: string | nu
       </Typography>
       <Typography variant="caption" sx={{ opacity: 0.7, fontStyle: "italic", display: "flex", alignItems: "center", gap: 0.5 }}>
         <GraphicEqIcon sx={{ fontSize: 14 }} />
-        {t("ai.transcription")}
+        {t("chat.transcription")}
       </Typography>
     </Box>
   );

@@ -1,0 +1,67 @@
+import { MSG, type Whatsapp, whatsappBody } from "@balcao/contract";
+import type { UseFormReturn } from "react-hook-form";
+import { z } from "zod";
+
+/**
+ * The form: the connection's fields (contract rules: name 2–50 …) and its bot settings. The API
+ * token is not a field: it is write-only, made by 'Gerar novo token' and shown once.
+ */
+export const connectionForm = whatsappBody.omit({ token: true }).extend({
+  typebot: z.object({
+    enabled: z.boolean(),
+    baseUrl: z.string().trim().max(500, MSG.tooLong),
+    slug: z.string().trim().max(200, MSG.tooLong),
+    apiKey: z.string().max(500, MSG.tooLong),
+    expiryMinutes: z.coerce.number<string | number>().int().min(0).max(2880),
+    endKeyword: z.string().trim().max(100, MSG.tooLong),
+    unknownMessage: z.string().max(1000, MSG.tooLong),
+    delayMs: z.coerce.number<string | number>().int().min(0).max(10_000),
+  }),
+});
+export type Values = z.input<typeof connectionForm>;
+export type Output = z.output<typeof connectionForm>;
+/** What each section of the dialog is given: the form (register, control, errors). */
+export type ConnectionFormApi = UseFormReturn<Values, unknown, Output>;
+
+/** The form's values for a stored connection, or the defaults of a new one. */
+export const toValues = (w?: Whatsapp | null): Values => ({
+  name: w?.name ?? "",
+  type: w?.type ?? "baileys",
+  isDefault: w?.isDefault ?? false,
+  greetingMessage: w?.greetingMessage ?? "",
+  farewellMessage: w?.farewellMessage ?? "",
+  queueIds: w?.queues.map((q) => q.id) ?? [],
+  acceptCalls: w?.acceptCalls ?? true,
+  callRefuseMessage: w?.callRefuseMessage ?? "",
+  selfService: w?.selfService ?? "off",
+  typebot: {
+    enabled: w?.typebot.enabled ?? false,
+    baseUrl: w?.typebot.baseUrl ?? "",
+    slug: w?.typebot.slug ?? "",
+    apiKey: "",
+    expiryMinutes: w?.typebot.expiryMinutes ?? 30,
+    endKeyword: w?.typebot.endKeyword ?? "",
+    unknownMessage: w?.typebot.unknownMessage ?? "",
+    delayMs: w?.typebot.delayMs ?? 1000,
+  },
+});
+
+/** Bot settings are enabled without the URL or the slug they need (the submit stays disabled). */
+export function typebotIncomplete(b: { enabled: boolean; baseUrl: string; slug: string }): boolean {
+  return b.enabled && (!b.baseUrl.trim() || !b.slug.trim());
+}
+
+/** Whether the bot settings need a PUT: something differs from what is stored, or a new key was typed. */
+export function typebotChanged(b: Output["typebot"], stored?: Whatsapp["typebot"]): boolean {
+  if (b.apiKey) return true;
+  const before = stored ?? { enabled: false, baseUrl: "", slug: "", expiryMinutes: 30, endKeyword: "", unknownMessage: "", delayMs: 1000 };
+  return (
+    b.enabled !== before.enabled ||
+    b.baseUrl !== before.baseUrl ||
+    b.slug !== before.slug ||
+    b.expiryMinutes !== before.expiryMinutes ||
+    b.endKeyword !== before.endKeyword ||
+    b.unknownMessage !== before.unknownMessage ||
+    b.delayMs !== before.delayMs
+  );
+}
