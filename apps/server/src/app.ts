@@ -14,7 +14,7 @@ import { registerApiDocsGate } from "./http/api-docs.js";
 import { makeGuards, runGuardsFirst } from "./http/guards.js";
 import { frameOriginOf, registerCors, registerSecurityHeaders } from "./http/security.js";
 import { registerLingeringDrain } from "./http/drain.js";
-import { errSerializer } from "./http/log.js";
+import { errSerializer, reqSerializer } from "./http/log.js";
 import { registerInputCleaning } from "./http/input.js";
 import { findWebDist, registerWebApp } from "./http/static.js";
 import type { ChannelType } from "@balcao/contract";
@@ -130,7 +130,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         : {
             level: config.LOG_LEVEL,
             ...(opts.logStream && { stream: opts.logStream }),
-            serializers: { err: errSerializer, error: errSerializer },
+            serializers: { err: errSerializer, error: errSerializer, req: reqSerializer },
             redact: {
               paths: [
                 "req.headers.authorization",
@@ -260,7 +260,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   ctx.events.on("message.failed", (p) => disparos.onMessageFailed(disparoDeps, p.messageId, p.reason));
 
   // the billing system (SGP / MK-AUTH) of the integration settings: one live adapter, its breaker and cache
-  const billing = new BillingRegistry(opts.clock ?? realClock, opts.billingHttp);
+  const billing = new BillingRegistry(opts.clock ?? realClock, { allow: config.allowedPrivateHosts, ...opts.billingHttp });
   // the bots: after each customer message is committed, in order (opt-out, chat entries, self-service, Typebot, the queue menu)
   const botDeps: bots.BotDeps = {
     conv,
