@@ -64,6 +64,7 @@ import { messageRoutes } from "./modules/messages/routes.js";
 import { queueRoutes } from "./modules/queues/routes.js";
 import { quickAnswerRoutes } from "./modules/quick-answers/routes.js";
 import { BrandingStore } from "./modules/settings/branding.js";
+import { SettingsGate } from "./modules/settings/gate.js";
 import { settingRoutes } from "./modules/settings/routes.js";
 import { getSettingValue } from "./modules/settings/service.js";
 import { tagRoutes } from "./modules/tags/routes.js";
@@ -319,7 +320,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     contractRoutes(contractDeps, guard),
     scheduleRoutes(scheduleDeps, guard),
     messageApiRoutes(conv),
-    billingRoutes({ conv, registry: billing }, guard),
+    billingRoutes({ conv, registry: billing }, guard, new SettingsGate(ctx, opts.clock ?? realClock)),
     botContentRoutes(conv, guard),
     ...(config.simulatorEnabled ? [simulatorRoutes(ctx, channels, simulator, guard)] : []),
   ]) {
