@@ -182,7 +182,12 @@ describe("'Enviar e-mail de teste' with the form's values", () => {
     await new Promise<void>((resolve) => outside.listen(0, "127.0.0.1", () => resolve()));
     const outsidePort = String((outside.server.address() as AddressInfo).port);
     try {
-      for (const typed of [{ mail_port: outsidePort }, { mail_host: "localhost", mail_port: outsidePort }, { mail_smtp_secure: "ssl" }]) {
+      const elsewhere: Record<string, string>[] = [
+        { mail_port: outsidePort },
+        { mail_host: "localhost", mail_port: outsidePort },
+        { mail_smtp_secure: "ssl" },
+      ];
+      for (const typed of elsewhere) {
         const res = await test(typed);
         expect(res.json()).toEqual({
           ok: false,

@@ -54,8 +54,18 @@ export function settingRoutes(ctx: AppContext, guard: Guards, clock: Clock, bran
 
   return async (app) => {
     const tags = ["settings"];
-    app.get("/settings", { preHandler: guard.user, schema: { tags, response: { 200: z.array(publicSetting) } } }, () =>
-      service.listSettings(ctx.db),
+    app.get(
+      "/settings",
+      {
+        preHandler: guard.user,
+        schema: {
+          tags,
+          description:
+            "Admins: every setting (secrets as hasValue only). Agents and supervisors: only the keys their screens read (AGENT_SETTING_KEYS of the contract).",
+          response: { 200: z.array(publicSetting) },
+        },
+      },
+      (req) => service.listSettings(ctx.db, sessionUser(req).profile === "admin"),
     );
     app.put(
       "/settings/:key",

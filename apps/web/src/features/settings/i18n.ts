@@ -96,6 +96,8 @@ const pt = {
       settingsPassword: "Nova senha de configurações",
     },
     help: {
+      integrationUrl:
+        "Endereços da rede interna (10.x, 172.16–31.x, 192.168.x, 100.64.x, 127.0.0.1, localhost) só são acessados se a variável ALLOWED_PRIVATE_HOSTS do servidor os incluir (ex.: 10.0.0.0/8).",
       urlPix: "O botão Gerar PIX abre este endereço com ?number=…&userId=….",
       msgEnvioContrato: "Variáveis: {nome} (cliente), {link} (link de assinatura).",
       msgConfirmacaoAssinatura: "Variáveis: {nome} (cliente), {link} (link do PDF assinado).",
@@ -145,6 +147,9 @@ const pt = {
     sending: "Enviando…",
     testSent: "Enviado. O servidor respondeu: {{answer}}",
     testFailed: "Falhou: {{answer}}",
+    testUsesForm:
+      "Os testes usam o que está no formulário, mesmo antes de salvar. Um segredo salvo (token, senha) só é enviado ao endereço salvo: para testar outro endereço, digite-o.",
+    technicalDetail: "Detalhe técnico: {{detail}}",
     upload: "Enviar imagem",
     uploaded: "Imagem salva.",
     uploadFailed: "Upload falhou",
@@ -256,6 +261,8 @@ const en: typeof pt = {
       settingsPassword: "New settings password",
     },
     help: {
+      integrationUrl:
+        "Internal network addresses (10.x, 172.16–31.x, 192.168.x, 100.64.x, 127.0.0.1, localhost) are only reached when the server's ALLOWED_PRIVATE_HOSTS variable lists them (e.g. 10.0.0.0/8).",
       urlPix: "Gerar PIX opens this address with ?number=…&userId=….",
       msgEnvioContrato: "Variables: {nome} (customer), {link} (signing link).",
       msgConfirmacaoAssinatura: "Variables: {nome} (customer), {link} (signed PDF link).",
@@ -305,6 +312,9 @@ const en: typeof pt = {
     sending: "Sending…",
     testSent: "Sent. The server answered: {{answer}}",
     testFailed: "Failed: {{answer}}",
+    testUsesForm:
+      "The tests use what the form holds, even before saving. A saved secret (token, password) is only sent to the saved address: to test another address, type it.",
+    technicalDetail: "Technical detail: {{detail}}",
     upload: "Upload image",
     uploaded: "Image saved.",
     uploadFailed: "Upload failed",
@@ -416,6 +426,8 @@ const es: typeof pt = {
       settingsPassword: "Nueva contraseña de configuración",
     },
     help: {
+      integrationUrl:
+        "Las direcciones de la red interna (10.x, 172.16–31.x, 192.168.x, 100.64.x, 127.0.0.1, localhost) solo se alcanzan si la variable ALLOWED_PRIVATE_HOSTS del servidor las incluye (p. ej. 10.0.0.0/8).",
       urlPix: "Gerar PIX abre esta dirección con ?number=…&userId=….",
       msgEnvioContrato: "Variables: {nome} (cliente), {link} (enlace de firma).",
       msgConfirmacaoAssinatura: "Variables: {nome} (cliente), {link} (enlace del PDF firmado).",
@@ -465,6 +477,9 @@ const es: typeof pt = {
     sending: "Enviando…",
     testSent: "Enviado. El servidor respondió: {{answer}}",
     testFailed: "Falló: {{answer}}",
+    testUsesForm:
+      "Las pruebas usan lo que tiene el formulario, incluso antes de guardar. Un secreto guardado (token, contraseña) solo se envía a la dirección guardada: para probar otra dirección, escríbalo.",
+    technicalDetail: "Detalle técnico: {{detail}}",
     upload: "Subir imagen",
     uploaded: "Imagen guardada.",
     uploadFailed: "La subida falló",
