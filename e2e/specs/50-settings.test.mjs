@@ -250,8 +250,8 @@ test("'Testar conexão' and 'Enviar e-mail de teste' test what the form holds an
       assert.deepEqual((await sent).postDataJSON(), { system: "SGP", url: "http://127.0.0.1:1", app: "balcao", token: "token-digitado" });
       const billing = page.getByTestId("test-integration-result");
       await billing.getByText("SGP: Não foi possível conectar a 127.0.0.1:1. Confira a URL e a porta", { exact: false }).waitFor();
-      assert.match(await page.getByTestId("test-integration-result-technical").innerText(), /^Detalhe técnico: ERR_OUTGOING_UNREACHABLE/);
-      assert.doesNotMatch(await billing.innerText(), /ECONNREFUSED/);
+      assert.match(await page.getByTestId("test-integration-result-technical").textContent(), /^Detalhe técnico: ERR_OUTGOING_UNREACHABLE/);
+      assert.doesNotMatch(await billing.textContent(), /ECONNREFUSED/);
       await settled(page);
       await integration.screenshot({ path: `${import.meta.dirname}/../screenshots/settings-integration-test-${theme}-${width}.png` });
 
@@ -266,7 +266,7 @@ test("'Testar conexão' and 'Enviar e-mail de teste' test what the form holds an
       assert.equal(body.mail_port, "1");
       const result = page.getByTestId("test-mail-result");
       await result.getByText("Falhou: O servidor 127.0.0.1 recusou a conexão na porta 1.", { exact: false }).waitFor();
-      assert.match(await page.getByTestId("test-mail-result-technical").innerText(), /^Detalhe técnico: .*ECONNREFUSED/);
+      assert.match(await page.getByTestId("test-mail-result-technical").textContent(), /^Detalhe técnico: .*ECONNREFUSED/);
       await settled(page);
       await mail.screenshot({ path: `${import.meta.dirname}/../screenshots/settings-mail-test-${theme}-${width}.png` });
       await page.context().close();

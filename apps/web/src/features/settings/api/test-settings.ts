@@ -19,7 +19,7 @@ export interface BillingTestBody {
 export function useTestBillingConnection() {
   return useMutation({
     mutationFn: (body: BillingTestBody) => http.request<BillingTestAnswer>("POST", "/billing/test", { body, headers: gateHeaders() }),
-    onError: closeGateOn,
+    onError: (err: Error) => closeGateOn(err),
   });
 }
 
@@ -27,6 +27,6 @@ export function useTestBillingConnection() {
 export function useTestMail() {
   return useMutation({
     mutationFn: (body: MailTestBody) => http.request<MailTestAnswer>("POST", "/email/test", { body, headers: gateHeaders() }),
-    onError: closeGateOn,
+    onError: (err: Error) => closeGateOn(err),
   });
 }
