@@ -59,8 +59,8 @@ const server = spawn(process.execPath, [process.env.E2E_SERVER_ENTRY ?? join(roo
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",
     LOGIN_RATE_PER_IP: "1000",
     NODE_ENV: "test",
-    // fakes of outside systems (the AI server, SGP…) listen on this machine: the outgoing client lets them through
-    ALLOWED_PRIVATE_HOSTS: "127.0.0.1,localhost",
+    // the specs' fakes of outside systems (SGP, Typebot, the AI server) listen on loopback
+    ALLOWED_PRIVATE_HOSTS: process.env.ALLOWED_PRIVATE_HOSTS ?? "127.0.0.0/8,localhost",
   },
   stdio: ["ignore", "inherit", "inherit"],
 });

@@ -256,6 +256,53 @@ test("at 375 px no label of the settings screen is cut, in Portuguese, English a
   await page.context().close();
 });
 
+test("'Testar conexão' and 'Enviar e-mail de teste' test what the form holds and say in Portuguese what failed, the detail second", async () => {
+  const call = await adminApi();
+  for (const theme of ["light", "dark"]) {
+    await call("PUT", "/settings/darkMode", { value: theme === "dark" ? "enabled" : "disabled" });
+    for (const width of [1366, 375]) {
+      const page = await newPage(browser, { width, height: width < 600 ? 2200 : 1800 });
+      await signIn(page);
+      await unlockedPage(page);
+      const integration = page.getByTestId("section-integration");
+      await integration.scrollIntoViewIfNeeded();
+      // nothing saved: the test sends what is typed (a port where nothing listens)
+      await page.getByTestId("field-integrationUrl").fill("http://127.0.0.1:1");
+      await page.getByTestId("field-integrationApp").fill("balcao");
+      await page.getByTestId("field-integrationToken").fill("token-digitado");
+      const sent = page.waitForRequest((r) => r.url().endsWith("/billing/test") && r.method() === "POST");
+      await page.getByTestId("test-integration").click();
+      assert.deepEqual((await sent).postDataJSON(), { system: "SGP", url: "http://127.0.0.1:1", app: "balcao", token: "token-digitado" });
+      const billing = page.getByTestId("test-integration-result");
+      await billing.getByText("SGP: Não foi possível conectar a 127.0.0.1:1. Confira a URL e a porta", { exact: false }).waitFor();
+      assert.match(await page.getByTestId("test-integration-result-technical").textContent(), /^Detalhe técnico: ERR_OUTGOING_UNREACHABLE/);
+      assert.doesNotMatch(await billing.textContent(), /ECONNREFUSED/);
+      await settled(page);
+      await integration.screenshot({ path: `${import.meta.dirname}/../screenshots/settings-integration-test-${theme}-${width}.png` });
+
+      const mail = page.getByTestId("section-mail");
+      await mail.scrollIntoViewIfNeeded();
+      await page.getByTestId("field-mail_host").fill("127.0.0.1");
+      await page.getByTestId("field-mail_port").fill("1");
+      const mailSent = page.waitForRequest((r) => r.url().endsWith("/email/test") && r.method() === "POST");
+      await page.getByTestId("send-test-mail").click();
+      const body = (await mailSent).postDataJSON();
+      assert.equal(body.mail_host, "127.0.0.1");
+      assert.equal(body.mail_port, "1");
+      const result = page.getByTestId("test-mail-result");
+      await result.getByText("Falhou: O servidor 127.0.0.1 recusou a conexão na porta 1.", { exact: false }).waitFor();
+      assert.match(await page.getByTestId("test-mail-result-technical").textContent(), /^Detalhe técnico: .*ECONNREFUSED/);
+      await settled(page);
+      await mail.screenshot({ path: `${import.meta.dirname}/../screenshots/settings-mail-test-${theme}-${width}.png` });
+      await page.context().close();
+    }
+  }
+  await call("PUT", "/settings/darkMode", { value: "disabled" });
+  // nothing was saved by testing
+  const settings = (await call("GET", "/settings")).body;
+  assert.equal(settings.find((s) => s.key === "integrationUrl")?.value ?? "", "");
+});
+
 test("screenshots of every section, light and dark, 1366 and 375 px", async () => {
   const call = await adminApi();
   for (const theme of ["light", "dark"]) {

@@ -14,7 +14,7 @@ import { registerApiDocsGate } from "./http/api-docs.js";
 import { makeGuards, runGuardsFirst } from "./http/guards.js";
 import { frameOriginOf, registerCors, registerSecurityHeaders } from "./http/security.js";
 import { registerLingeringDrain } from "./http/drain.js";
-import { errSerializer } from "./http/log.js";
+import { errSerializer, reqSerializer } from "./http/log.js";
 import { registerInputCleaning } from "./http/input.js";
 import { findWebDist, registerWebApp } from "./http/static.js";
 import type { ChannelType } from "@balcao/contract";
@@ -66,6 +66,7 @@ import { messageRoutes } from "./modules/messages/routes.js";
 import { queueRoutes } from "./modules/queues/routes.js";
 import { quickAnswerRoutes } from "./modules/quick-answers/routes.js";
 import { BrandingStore } from "./modules/settings/branding.js";
+import { SettingsGate } from "./modules/settings/gate.js";
 import { settingRoutes } from "./modules/settings/routes.js";
 import { getSettingValue } from "./modules/settings/service.js";
 import { tagRoutes } from "./modules/tags/routes.js";
@@ -134,7 +135,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         : {
             level: config.LOG_LEVEL,
             ...(opts.logStream && { stream: opts.logStream }),
-            serializers: { err: errSerializer, error: errSerializer },
+            serializers: { err: errSerializer, error: errSerializer, req: reqSerializer },
             redact: {
               paths: [
                 "req.headers.authorization",
@@ -264,7 +265,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   ctx.events.on("message.failed", (p) => disparos.onMessageFailed(disparoDeps, p.messageId, p.reason));
 
   // the billing system (SGP / MK-AUTH) of the integration settings: one live adapter, its breaker and cache
-  const billing = new BillingRegistry(opts.clock ?? realClock, opts.billingHttp);
+  const billing = new BillingRegistry(opts.clock ?? realClock, { allow: config.allowedPrivateHosts, ...opts.billingHttp });
   // the bots: after each customer message is committed, in order (opt-out, chat entries, self-service, Typebot, the queue menu)
   const botDeps: bots.BotDeps = {
     conv,
@@ -323,7 +324,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     contractRoutes(contractDeps, guard),
     scheduleRoutes(scheduleDeps, guard),
     messageApiRoutes(conv),
-    billingRoutes({ conv, registry: billing }, guard),
+    billingRoutes({ conv, registry: billing }, guard, new SettingsGate(ctx, opts.clock ?? realClock)),
     botContentRoutes(conv, guard),
     registerAi({ conv, billing, jobs, clock: opts.clock ?? realClock, timeoutMs: opts.ai?.timeoutMs }, guard),
     ...(config.simulatorEnabled ? [simulatorRoutes(ctx, channels, simulator, guard)] : []),

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { UPLOAD_MAX_BYTES } from "@balcao/contract";
 import { z } from "zod";
+import { type AllowList, parseAllowList } from "./lib/outgoing-http.js";
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -62,6 +63,24 @@ const envSchema = z.object({
           .every((o) => /^https?:\/\/[^/\s]+\/?$/.test(o)),
       "must be a comma-separated list of origins like https://example.com",
     ),
+  /**
+   * Private, loopback and link-local addresses outgoing requests (billing system, Typebot, media by
+   * URL, AI endpoint) may reach: comma-separated host names, addresses or CIDR ranges, e.g.
+   * 127.0.0.1,localhost,10.0.0.0/8 (an SGP on the provider's LAN). Unset: none.
+   */
+  ALLOWED_PRIVATE_HOSTS: z
+    .string()
+    .default("")
+    .superRefine((v, ctx) => {
+      try {
+        parseAllowList(v);
+      } catch (err) {
+        ctx.addIssue({
+          code: "custom",
+          message: `must be comma-separated host names, addresses or CIDR ranges: ${(err as Error).message}`,
+        });
+      }
+    }),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -71,6 +90,8 @@ export interface Config extends Env {
   jwtSecret: string;
   isProduction: boolean;
   simulatorEnabled: boolean;
+  /** ALLOWED_PRIVATE_HOSTS, parsed (what lib/outgoing-http.ts takes) */
+  allowedPrivateHosts: AllowList;
 }
 
 export class ConfigError extends Error {}
@@ -96,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret,
     isProduction,
     simulatorEnabled: e.ENABLE_SIMULATOR ? e.ENABLE_SIMULATOR === "true" : !isProduction,
+    allowedPrivateHosts: parseAllowList(e.ALLOWED_PRIVATE_HOSTS),
   };
 }
 

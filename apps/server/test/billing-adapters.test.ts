@@ -4,6 +4,8 @@ import { type Billing, BillingRegistry, CACHE_MS } from "../src/modules/billing/
 import { fakeClock } from "./fake-clock.js";
 import { MK_ID, MK_SECRET, startFakeMkAuth } from "./fakes/mkauth.js";
 import { SGP_APP, SGP_TOKEN, startFakeSgp } from "./fakes/sgp.js";
+import { parseAllowList } from "../src/lib/outgoing-http.js";
+import { TEST_ALLOWED_PRIVATE_HOSTS } from "./helpers.js";
 
 /**
  * The SGP and MK-AUTH adapters against small fake servers built from the documented shapes:
@@ -12,7 +14,14 @@ import { SGP_APP, SGP_TOKEN, startFakeSgp } from "./fakes/sgp.js";
  * (timeouts, retries with backoff, circuit breaker, cache). Time is a fake clock.
  */
 
-const HTTP = { timeoutMs: 300, attempts: 3, backoffMs: 100, breakerThreshold: 3, breakerCooldownMs: 10_000 };
+const HTTP = {
+  timeoutMs: 300,
+  attempts: 3,
+  backoffMs: 100,
+  breakerThreshold: 3,
+  breakerCooldownMs: 10_000,
+  allow: parseAllowList(TEST_ALLOWED_PRIVATE_HOSTS),
+};
 const failed = async (p: Promise<unknown>) => {
   try {
     await p;

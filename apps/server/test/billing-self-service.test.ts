@@ -6,6 +6,8 @@ import { DEFAULT_SELF_SERVICE_TEXTS as T, type SelfServiceState, samePhone, step
 import { fakeClock } from "./fake-clock.js";
 import { MK_ID, MK_SECRET, startFakeMkAuth } from "./fakes/mkauth.js";
 import { SGP_APP, SGP_TOKEN, startFakeSgp } from "./fakes/sgp.js";
+import { parseAllowList } from "../src/lib/outgoing-http.js";
+import { TEST_ALLOWED_PRIVATE_HOSTS } from "./helpers.js";
 
 /**
  * The self-service conversation driven like a customer would, against the fake SGP and the fake
@@ -13,7 +15,14 @@ import { SGP_APP, SGP_TOKEN, startFakeSgp } from "./fakes/sgp.js";
  * status, hand-over with the contract; what a stranger's number is (not) told.
  */
 
-const HTTP = { timeoutMs: 500, attempts: 2, backoffMs: 10, breakerThreshold: 3, breakerCooldownMs: 10_000 };
+const HTTP = {
+  timeoutMs: 500,
+  attempts: 2,
+  backoffMs: 10,
+  breakerThreshold: 3,
+  breakerCooldownMs: 10_000,
+  allow: parseAllowList(TEST_ALLOWED_PRIVATE_HOSTS),
+};
 const PIX = { key: "12345678000195", merchantName: "Provedor Exemplo Telecom", merchantCity: "São Miguel do Oeste" };
 const texts = (r: Reply[]) => r.filter((x) => x.kind === "text").map((x) => (x as { body: string }).body);
 const images = (r: Reply[]) => r.filter((x) => x.kind === "image") as { png: Buffer; caption: string }[];

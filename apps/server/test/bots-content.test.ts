@@ -18,6 +18,7 @@ import {
   type SimConnection,
   socketFor,
 } from "./conversation-kit.js";
+import { startFake } from "./fakes/http-fake.js";
 import { bearer, createTestApp, type TestApp } from "./helpers.js";
 
 /** Chat entries and audio entries: admins write them, everyone reads; a shortcut in a ticket without an agent gets its entry. */
@@ -113,6 +114,41 @@ describe("chat entries", () => {
     const count = phone.length;
     await customerSays(t, sim, num, "pix");
     expect((await phoneOf(sim, num)).filter((m) => m.fromMe)).toHaveLength(count);
+  });
+
+  it("an entry's image at an outside address is fetched with a size limit: a 50 MB answer is cut and the text still goes", async () => {
+    const TOTAL = 50 * 1024 * 1024;
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    let written = 0;
+    let finished = false;
+    const outside = await startFake((req, res) => {
+      if (req.path === "/planos.png") return void res.writeHead(200, { "content-type": "image/png" }).end(PNG);
+      res.writeHead(200, { "content-type": "image/png" });
+      const pump = () => {
+        while (written < TOTAL) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once("drain", pump);
+        }
+        finished = true;
+        res.end();
+      };
+      pump();
+    });
+    try {
+      await api(t, t.adminToken, "POST", "/chatbot", { shortcut: "fora", message: "Imagem de fora", url: `${outside.url}/planos.png` });
+      await api(t, t.adminToken, "POST", "/chatbot", { shortcut: "enorme", message: "Imagem enorme", url: `${outside.url}/enorme.png` });
+      const num = "5511966600077";
+      await customerSays(t, sim, num, "fora");
+      expect((await phoneOf(sim, num)).filter((m) => m.fromMe).map((m) => [m.mediaType, m.body])).toEqual([["image", "Imagem de fora"]]);
+      await customerSays(t, sim, num, "enorme");
+      const last = (await phoneOf(sim, num)).filter((m) => m.fromMe).at(-1);
+      expect([last?.mediaType ?? "chat", last?.body]).toEqual(["chat", "Imagem enorme"]);
+      // the download stopped at the limit (UPLOAD_LIMIT, 16 MiB): the server could not push it all
+      expect(finished).toBe(false);
+      expect(written).toBeLessThan(TOTAL / 2);
+    } finally {
+      await outside.close();
+    }
   });
 });
 

@@ -12,6 +12,7 @@ import {
   settle,
 } from "./conversation-kit.js";
 import { fakeClock } from "./fake-clock.js";
+import { json, startFake } from "./fakes/http-fake.js";
 import { type FakeFlow, type FakeTypebot, fakeTypebot, OGG_OPUS, rt } from "./fake-typebot.js";
 import { createTestApp, type TestApp } from "./helpers.js";
 
@@ -341,5 +342,45 @@ describe("Typebot settings", () => {
     expect((await api(t, t.adminToken, "PUT", url, { enabled: true, baseUrl: "", slug: "y" })).status).toBe(400);
     expect((await api(t, t.adminToken, "PUT", url, { enabled: true, baseUrl: "ftp://x", slug: "y" })).status).toBe(400);
     expect((await api(t, t.adminToken, "PUT", url, { enabled: false, baseUrl: "", slug: "", delayMs: 20_000 })).status).toBe(400);
+  });
+  it("the saved key is sent only to the saved address: a new address needs the key typed (issue 33)", async () => {
+    const sim = await typebotConnection("ask", { apiKey: "chave-salva-123" });
+    const url = `/typebot/settings/${sim.whatsappId}`;
+    const outside = await startFake((_req, res) => json(res, 200, { sessionId: "s", messages: [] }));
+    try {
+      const moved = await api(t, t.adminToken, "PUT", url, { enabled: true, baseUrl: outside.url, slug: "ask", delayMs: 0 });
+      expect(moved.status).toBe(400);
+      expect(moved.body).toEqual({
+        error: "ERR_VALIDATION",
+        fields: { apiKey: ["Digite a chave de API para o novo endereço: a chave salva só é enviada ao endereço salvo."] },
+      });
+      // still the old address: a customer's message goes there, with the key
+      const num = nextNumber();
+      await says(sim, num, "oi");
+      expect(outside.requests).toHaveLength(0);
+      // the same address written with a trailing slash keeps the key
+      expect(
+        (await api(t, t.adminToken, "PUT", url, { enabled: true, baseUrl: `${tb.url}/`, slug: "ask", delayMs: 0 })).body,
+      ).toMatchObject({
+        hasApiKey: true,
+      });
+      // the key typed: the new address gets it, never the saved one
+      const typed = await api(t, t.adminToken, "PUT", url, {
+        enabled: true,
+        baseUrl: outside.url,
+        slug: "ask",
+        apiKey: "chave-nova",
+        delayMs: 0,
+      });
+      expect(typed.body).toMatchObject({ hasApiKey: true, baseUrl: outside.url });
+      await says(sim, nextNumber(), "oi");
+      expect(outside.requests.length).toBeGreaterThan(0);
+      expect(outside.requests.map((r) => r.headers.authorization)).toEqual(outside.requests.map(() => "Bearer chave-nova"));
+      // no address (the bot turned off): the key is dropped, there is nowhere to send it
+      const off = await api(t, t.adminToken, "PUT", url, { enabled: false, baseUrl: "", slug: "" });
+      expect(off.body).toMatchObject({ hasApiKey: false });
+    } finally {
+      await outside.close();
+    }
   });
 });

@@ -40,6 +40,9 @@ export async function createTestDatabase(): Promise<{ database: Database; drop: 
   };
 }
 
+/** What the test apps let outgoing requests reach: the fakes on loopback. */
+export const TEST_ALLOWED_PRIVATE_HOSTS = "127.0.0.0/8,localhost";
+
 export function testConfig(env: Record<string, string> = {}): Config {
   const dataDir = mkdtempSync(join(tmpdir(), "balcao-test-"));
   return loadConfig({
@@ -50,6 +53,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     // generous login limits so suites can sign in many users; the rate-limit tests set their own
     LOGIN_RATE_PER_IP: "10000",
     LOGIN_RATE_PER_EMAIL: "1000",
+    // the fakes of outside systems listen on loopback; outgoing-http.test.ts proves the unset default refuses it
+    ALLOWED_PRIVATE_HOSTS: TEST_ALLOWED_PRIVATE_HOSTS,
     ...env,
   });
 }

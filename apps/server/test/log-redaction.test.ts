@@ -1,4 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { redactUrl } from "../src/lib/redact.js";
 import { type App, buildApp } from "../src/app.js";
 import { DEMO_ADMIN } from "../src/config.js";
 import { bearer, createTestDatabase, testConfig } from "./helpers.js";
@@ -65,5 +67,42 @@ describe("the log of a failed write", () => {
     expect(log).not.toContain("scrypt$");
     expect(log).not.toContain("Pass-Secret-91");
     expect(log).not.toContain("falha@example.com");
+  });
+});
+
+/** Issue 33, item 2: credentials in URLs (a signing link's token, `?token=`) never reach the log. */
+describe("the log of a request URL", () => {
+  it("keeps only the first characters of a signing link's token", async () => {
+    const token = randomBytes(32).toString("base64url");
+    for (const url of [`/assinar/${token}`, `/assinar/${token}/documento.pdf`]) {
+      const res = await app.app.inject({ method: "GET", url });
+      expect(res.statusCode).toBeGreaterThanOrEqual(200);
+    }
+    const log = lines.join("");
+    expect(log).toContain(`/assinar/${token.slice(0, 6)}`);
+    expect(log).toContain("/documento.pdf");
+    expect(log).not.toContain(token);
+    expect(log).not.toContain(token.slice(6, 20));
+  });
+
+  it("drops a token given in the query of a refused message API call", async () => {
+    const token = `api-${randomBytes(16).toString("hex")}`;
+    const res = await app.app.inject({
+      method: "POST",
+      url: `/api/messages/send?token=${token}&number=5549991234567`,
+      payload: { number: "5549991234567", body: "oi" },
+    });
+    expect(res.statusCode).toBe(401);
+    const log = lines.join("");
+    expect(log).toContain("/api/messages/send?token=<redacted>&number=5549991234567");
+    expect(log).not.toContain(token);
+  });
+
+  it("redacts access_token, key and password parameters, whatever their case", () => {
+    expect(redactUrl("/x?access_token=abc&Key=k1&password=p%40ss&page=2")).toBe(
+      "/x?access_token=<redacted>&Key=<redacted>&password=<redacted>&page=2",
+    );
+    expect(redactUrl("https://user:pw@example.com/a?b=1")).toBe("https://<redacted>@example.com/a?b=1");
+    expect(redactUrl("/assinar/abc")).toBe("/assinar/<redacted>");
   });
 });

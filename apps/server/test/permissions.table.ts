@@ -96,12 +96,14 @@ export const PERMISSIONS: Record<string, Row> = {
   "DELETE /quickAnswers/{id}": { expect: SIGNED_IN, fresh: "quickAnswer" },
 
   // settings
+  // admins read every key; agents and supervisors only AGENT_SETTING_KEYS (settings-secrets.test.ts)
   "GET /settings": { expect: SIGNED_IN },
   "PUT /settings/{key}": { expect: ADMINS, body: () => ({ value: "smtp.example.com" }) },
   "POST /settings/unlock": { expect: ADMINS, body: () => ({ password: "admin123" }) },
   "POST /settings/userApiToken": { expect: ADMINS },
   "POST /upload/{key}": { expect: ADMINS },
   "POST /email/upload": { expect: ADMINS },
+  // the form's mail_* values may come along; the saved password goes only to the saved server (settings-mail.test.ts)
   "POST /email/test": { expect: ADMINS, body: () => ({ to: "teste@example.com" }) },
   "GET /branding/{name}": { expect: PUBLIC },
   "GET /colors": { expect: PUBLIC },
@@ -123,6 +125,7 @@ export const PERMISSIONS: Record<string, Row> = {
   "PUT /whatsappsession/{id}": { expect: ADMINS },
   "DELETE /whatsappsession/{id}": { expect: ADMINS },
   "GET /typebot/settings/{id}": { expect: ADMINS },
+  // a new baseUrl needs the key typed when one is saved (bots-typebot.test.ts)
   "PUT /typebot/settings/{id}": { expect: ADMINS, body: () => ({ enabled: false, baseUrl: "", slug: "" }) },
 
   // tickets
@@ -175,6 +178,7 @@ export const PERMISSIONS: Record<string, Row> = {
   "POST /billing/{ticketId}/send-invoice": { expect: TICKET_SCOPED, body: () => ({ contractId: "1", invoiceId: "1" }) },
   "POST /billing/{ticketId}/send-pix": { expect: TICKET_SCOPED, body: () => ({ contractId: "1", invoiceId: "1" }) },
   "POST /billing/{ticketId}/unlock": { expect: TICKET_SCOPED, body: () => ({ contractId: "1", confirm: true }) },
+  // behind the settings gate too (settings-gate.test.ts); the saved token only to the saved URL (settings-secrets.test.ts)
   "POST /billing/test": { expect: ADMINS, body: () => ({}) },
   // AI assist: as reading the ticket (off by default here: 404 ERR_AI_DISABLED after the ticket check); the settings' test and the call record for admins
   "POST /tickets/{ticketId}/ai/suggestions": { expect: TICKET_SCOPED, body: () => ({}) },

@@ -62,6 +62,8 @@ const guarded: { name: string; call: (h: Headers) => ReturnType<typeof put> }[] 
   { name: "POST /email/upload", call: (h) => upload("/email/upload", "image", "logo.png", "image/png", PNG, h) },
   { name: "POST /email/test", call: (h) => t.app.inject({ method: "POST", url: "/email/test", headers: h, payload: {} }) },
   { name: "POST /settings/userApiToken", call: (h) => t.app.inject({ method: "POST", url: "/settings/userApiToken", headers: h }) },
+  // the tests of saved settings sit behind the gate like the settings they test
+  { name: "POST /billing/test", call: (h) => t.app.inject({ method: "POST", url: "/billing/test", headers: h, payload: {} }) },
 ];
 
 describe("the settings gate ('Acesso restrito')", () => {

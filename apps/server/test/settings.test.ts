@@ -12,7 +12,7 @@ afterAll(() => t.teardown());
 
 const put = (key: string, value: unknown, token = t.adminToken) =>
   t.app.inject({ method: "PUT", url: `/settings/${key}`, headers: bearer(token), payload: { value } });
-const all = async (token = agentToken) =>
+const all = async (token: string) =>
   (await t.app.inject({ method: "GET", url: "/settings", headers: bearer(token) })).json() as {
     key: string;
     value: string;
@@ -21,7 +21,7 @@ const all = async (token = agentToken) =>
 
 describe("settings", () => {
   it("an empty database starts with every key of both documents and the spec's defaults", async () => {
-    const list = await all();
+    const list = await all(t.adminToken);
     const byKey = Object.fromEntries(list.map((s) => [s.key, s.value]));
     for (const key of Object.keys(SETTING_DEFAULTS)) expect(byKey).toHaveProperty(key);
     expect(byKey).toMatchObject({

@@ -191,10 +191,31 @@ export const uploadAnswer = z.object({ url: z.string() });
 export type UploadAnswer = z.infer<typeof uploadAnswer>;
 /** POST /settings/userApiToken: a new token, shown once (only its hash is kept). */
 export const apiTokenAnswer = z.object({ token: z.string() });
-/** POST /email/test: to whom (default: the admin asking). */
-export const mailTestBody = z.object({ to: z.email().max(200).optional() });
-/** What the SMTP server answered (ok) or the error it gave (not ok). */
-export const mailTestAnswer = z.object({ ok: z.boolean(), message: z.string() });
+/**
+ * POST /email/test: to whom (default: the admin asking), and the e-mail settings as the form holds
+ * them (absent or blank: the saved ones). The saved password is only ever sent to the saved server
+ * (host, port and security): another server needs the password typed.
+ */
+export const mailTestBody = z.object({
+  to: z.email().max(200).optional(),
+  mail_host: z.string().trim().max(255).optional(),
+  mail_port: z
+    .string()
+    .trim()
+    .regex(/^\d{0,5}$/, "Must be a port between 1 and 65535")
+    .refine((v) => v === "" || (Number(v) >= 1 && Number(v) <= 65535), "Must be a port between 1 and 65535")
+    .optional(),
+  mail_username: z.string().trim().max(255).optional(),
+  mail_password: z.string().max(500).optional(),
+  mail_smtp_secure: z.enum(["", "none", "ssl", "tls"]).optional(),
+  mail_dominio_erp: z.string().trim().max(255).optional(),
+});
+export type MailTestBody = z.infer<typeof mailTestBody>;
+/**
+ * What the SMTP server answered (ok) or, not ok, what failed and what to check in Portuguese;
+ * `technical`: the server's or socket's own words, shown second.
+ */
+export const mailTestAnswer = z.object({ ok: z.boolean(), message: z.string(), technical: z.string().optional() });
 export type MailTestAnswer = z.infer<typeof mailTestAnswer>;
 
 // ---------- tags ----------

@@ -91,14 +91,15 @@ export const billingUnlockBody = z.object({
 });
 export const billingSentAnswer = z.object({ messageIds: z.array(z.number()) });
 export const billingUnlockAnswer = unlockResultSchema.extend({ messageIds: z.array(z.number()) });
-export const billingTestAnswer = z.object({ ok: z.boolean(), system: z.string(), detail: z.string() });
+/** `detail`: what happened and what to check, in Portuguese; `technical`: the code and path behind it (no secret), shown second. */
+export const billingTestAnswer = z.object({ ok: z.boolean(), system: z.string(), detail: z.string(), technical: z.string().optional() });
 export type BillingTestAnswer = z.infer<typeof billingTestAnswer>;
 export const billingTestBody = z
   .object({
     system: z.enum(["SGP", "MK-AUTH"]).optional(),
     url: z.string().max(500).optional(),
     app: z.string().max(200).optional(),
-    /** blank: the saved one */
+    /** blank: the saved one, which is only ever sent to the saved URL */
     token: z.string().max(500).optional(),
   })
   .default({});

@@ -174,4 +174,30 @@ export const URL_SETTING_KEYS: readonly SettingKey[] = ["urlPix", "urlContrato",
 /** Witness CPFs: digits only, 11 with valid check digits (empty allowed). */
 export const CPF_SETTING_KEYS: readonly SettingKey[] = ["contrato_cpf1", "contrato_cpf2"];
 /** Settings anyone admin may change without the settings token: the top bar's dark-mode switch. */
+/**
+ * What GET /settings (and the `settings` socket event) gives non-admins: the keys an agent's or a
+ * supervisor's screens read (colours, logos, dark mode, time zone, the chat's PIX/contract/finance
+ * buttons, the spec's core keys). Everything else (mail server, integration URL and app, texts
+ * of the bots) is for admins only. A new key an agent's screen reads must be added here.
+ */
+export const AGENT_SETTING_KEYS: readonly SettingKey[] = [
+  "userCreation",
+  "enableContract",
+  "topbarColor",
+  "secondaryColor",
+  "loginPagePrimaryColor",
+  "loginPageSecondaryColor",
+  "darkMode",
+  "logoLogin",
+  "logoDashboard",
+  "logoMensagem",
+  "favicon",
+  "timezone",
+  "timeCreateNewTicket",
+  "call",
+  "CheckMsgIsGroup",
+  "financeBaseUrl",
+  "pix",
+  "urlPix",
+];
 export const UNGATED_SETTING_KEYS: readonly SettingKey[] = ["darkMode"];

@@ -1,3 +1,6 @@
+import type { FastifyRequest } from "fastify";
+import { redactUrl } from "../lib/redact.js";
+
 /**
  * How errors are logged: a failed statement's parameters (passwords, hashes, tokens, mail
  * secrets) and the database's row details never reach the log. Drizzle puts the parameters in
@@ -44,4 +47,18 @@ export function errSerializer(err: Error): SerializedError {
   return out && typeof out === "object" && !Array.isArray(out)
     ? { type: "Error", message: "", stack: "", ...(out as Record<string, unknown>) }
     : { type: typeof err, message: String(out), stack: "" };
+}
+
+/**
+ * The `req` serializer: Fastify's fields, with the URL's credentials cut (a signing link's token,
+ * `?token=` of the message API, …).
+ */
+export function reqSerializer(req: FastifyRequest) {
+  return {
+    method: req.method,
+    url: redactUrl(req.url),
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
 }

@@ -1,4 +1,4 @@
-import type { ClientToServerEvents, ServerToClientEvents } from "@balcao/contract";
+import { AGENT_SETTING_KEYS, type ClientToServerEvents, type ServerToClientEvents } from "@balcao/contract";
 import type { FastifyInstance } from "fastify";
 import { Server, type Socket } from "socket.io";
 import type { AppContext, SessionUser } from "../context.js";
@@ -91,8 +91,9 @@ export function bridgeCrudEvents(ctx: AppContext, io: RealtimeServer) {
   events.on("chatbot.changed", (p) => all().emit("chatbot:update", p));
   events.on("audiobot.changed", (p) => all().emit("audiobot:update", p));
   events.on("quickAnswer.deleted", (p) => all().emit("quickAnswer", { action: "delete", quickAnswerId: p.quickAnswerId }));
+  // agents hear only the settings their screens read; the rest goes to admins
   events.on("setting.updated", (p) =>
-    all().emit("settings", {
+    ((AGENT_SETTING_KEYS as readonly string[]).includes(p.setting.key) ? all() : io.to(ROOM.admins)).emit("settings", {
       action: "update",
       setting: { key: p.setting.key, value: p.setting.value, ...(p.setting.hasValue !== undefined && { hasValue: p.setting.hasValue }) },
     }),

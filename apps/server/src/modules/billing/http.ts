@@ -1,3 +1,4 @@
+import { type AllowList, NO_PRIVATE_HOSTS, OutgoingError, outgoingFetch } from "../../lib/outgoing-http.js";
 import type { Clock } from "../../lib/pace.js";
 
 /**
@@ -7,13 +8,15 @@ import type { Clock } from "../../lib/pace.js";
  * path only, never headers or bodies.
  */
 
-export type BillingErrorKind = "timeout" | "unreachable" | "auth" | "bad_answer" | "not_found" | "http" | "circuit_open";
+export type BillingErrorKind = "timeout" | "unreachable" | "refused" | "auth" | "bad_answer" | "not_found" | "http" | "circuit_open";
 
 export class BillingError extends Error {
   constructor(
     readonly kind: BillingErrorKind,
     message: string,
     readonly status?: number,
+    /** the outgoing client's code (ERR_OUTGOING_…) when the request itself failed */
+    readonly outgoing?: OutgoingError,
   ) {
     super(message);
     this.name = "BillingError";
@@ -39,9 +42,21 @@ export interface HttpOptions {
   breakerThreshold: number;
   /** how long it stays open before one probe may pass */
   breakerCooldownMs: number;
+  /** ALLOWED_PRIVATE_HOSTS (an SGP on the provider's LAN) */
+  allow: AllowList;
+  /** the largest answer read (a list of invoices is a few kB) */
+  maxBytes: number;
 }
 
-export const DEFAULT_HTTP: HttpOptions = { timeoutMs: 5000, attempts: 2, backoffMs: 300, breakerThreshold: 5, breakerCooldownMs: 30_000 };
+export const DEFAULT_HTTP: HttpOptions = {
+  timeoutMs: 5000,
+  attempts: 2,
+  backoffMs: 300,
+  breakerThreshold: 5,
+  breakerCooldownMs: 30_000,
+  allow: NO_PRIVATE_HOSTS,
+  maxBytes: 4 * 1024 * 1024,
+};
 
 export class CircuitBreaker {
   private failures = 0;
@@ -130,31 +145,26 @@ export class BillingHttp {
   }
 
   private async once(req: HttpRequest): Promise<HttpAnswer> {
-    let res: Response;
     try {
-      res = await fetch(req.url, {
+      const res = await outgoingFetch(req.url, {
+        allow: this.opts.allow,
         method: req.method,
         headers: req.headers,
         body: req.body,
-        signal: AbortSignal.timeout(this.opts.timeoutMs),
-        redirect: "follow",
+        timeoutMs: this.opts.timeoutMs,
+        maxBytes: this.opts.maxBytes,
       });
+      return { status: res.status, text: res.text(), contentType: res.headers["content-type"] ?? "" };
     } catch (err) {
-      const name = (err as Error)?.name;
-      if (name === "TimeoutError" || name === "AbortError")
-        throw new BillingError("timeout", `${pathOf(req.url)} took longer than ${this.opts.timeoutMs} ms`);
-      throw new BillingError(
-        "unreachable",
-        `${pathOf(req.url)}: ${(err as { cause?: { code?: string } })?.cause?.code ?? "network error"}`,
+      if (!(err instanceof OutgoingError)) throw err;
+      if (err.code === "ERR_OUTGOING_TIMEOUT")
+        throw new BillingError("timeout", `${pathOf(req.url)} took longer than ${this.opts.timeoutMs} ms`, undefined, err);
+      // refused by our own rules (a private address, a redirect elsewhere, a bad URL): not the system's health
+      const refused = ["ERR_OUTGOING_PRIVATE_ADDRESS", "ERR_OUTGOING_REDIRECT", "ERR_OUTGOING_BAD_URL", "ERR_OUTGOING_TOO_LARGE"].includes(
+        err.code,
       );
+      throw new BillingError(refused ? "refused" : "unreachable", `${pathOf(req.url)}: ${err.code}`, undefined, err);
     }
-    let text: string;
-    try {
-      text = await res.text();
-    } catch {
-      throw new BillingError("timeout", `${pathOf(req.url)}: the answer was cut`);
-    }
-    return { status: res.status, text, contentType: res.headers.get("content-type") ?? "" };
   }
 }
 

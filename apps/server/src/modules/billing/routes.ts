@@ -8,18 +8,21 @@ import {
   billingTicketParams,
   billingUnlockAnswer,
   billingUnlockBody,
+  SETTINGS_TOKEN_HEADER,
 } from "@balcao/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { type Guards, sessionUser } from "../../http/guards.js";
 import { idempotencyKeyOf } from "../outbox/idempotency.js";
+import type { SettingsGate } from "../settings/gate.js";
 import * as service from "./service.js";
 
 /**
  * The billing system from the chat: the customer panel (who may open the ticket), sending a 2ª via
  * or a PIX (an `Idempotency-Key` makes a retried click safe) and a confirmed unlock (who may write
- * in it), and the settings' 'Testar conexão' (admins).
+ * in it), and the settings' 'Testar conexão' (admins, behind the settings gate like the settings it tests).
  */
-export function billingRoutes(deps: service.BillingDeps, guard: Guards): FastifyPluginAsyncZod {
+export function billingRoutes(deps: service.BillingDeps, guard: Guards, gate: SettingsGate): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ["billing"];
     app.get(
@@ -70,8 +73,21 @@ export function billingRoutes(deps: service.BillingDeps, guard: Guards): Fastify
     );
     app.post(
       "/billing/test",
-      { preHandler: guard.admin, schema: { tags, body: billingTestBody, response: { 200: billingTestAnswer } } },
-      (req) => service.testConnection(deps, req.body ?? {}),
+      {
+        preHandler: guard.admin,
+        schema: {
+          tags,
+          description:
+            "'Testar conexão': the values typed in the form (blank ones: the saved ones). The saved token is only ever sent to the saved URL: with another URL the token must be typed (else ok:false, nothing sent). While a settings password is set, needs the X-Settings-Token header of POST /settings/unlock (else 403 ERR_SETTINGS_LOCKED).",
+          headers: z.object({ [SETTINGS_TOKEN_HEADER]: z.string().max(200).optional() }).passthrough(),
+          body: billingTestBody,
+          response: { 200: billingTestAnswer },
+        },
+      },
+      async (req) => {
+        await gate.check(sessionUser(req), req.headers[SETTINGS_TOKEN_HEADER]);
+        return service.testConnection(deps, req.body ?? {});
+      },
     );
   };
 }

@@ -307,7 +307,24 @@ export async function recordAction(
   });
 }
 
-/** POST /billing/test — the settings' 'Testar conexão': the saved settings, or the ones being edited (a blank token keeps the saved one). */
+/** The same address, written either way (case of the scheme and host, a trailing slash). */
+export function sameAddress(a: string, b: string): boolean {
+  const norm = (v: string) => {
+    try {
+      const u = new URL(v.trim());
+      return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, "")}${u.search}`;
+    } catch {
+      return v.trim().replace(/\/+$/, "");
+    }
+  };
+  return norm(a) === norm(b);
+}
+
+/**
+ * POST /billing/test — the settings' 'Testar conexão' with what the form holds (blank fields: the
+ * saved values). The saved token goes only to the saved URL: a test of another URL needs the token
+ * typed, else it answers so without sending anything.
+ */
 export async function testConnection(
   deps: BillingDeps,
   override: Partial<Omit<BillingSettings, "unlockDays">>,
@@ -316,34 +333,72 @@ export async function testConnection(
   const s: BillingSettings = {
     ...saved,
     ...(override.system && { system: override.system }),
-    ...(override.url && { url: override.url.trim() }),
-    ...(override.app && { app: override.app.trim() }),
+    ...(override.url?.trim() && { url: override.url.trim() }),
+    ...(override.app?.trim() && { app: override.app.trim() }),
     ...(override.token && { token: override.token }),
   };
+  if (!override.token && saved.token && !sameAddress(s.url, saved.url))
+    return {
+      ok: false,
+      system: s.system,
+      detail: "Digite o token/Client_Secret para testar esta URL: o token salvo só é enviado para a URL salva. Nada foi enviado.",
+      technical: "ERR_SECRET_NEEDS_RETYPE",
+    };
   try {
     const billing = deps.registry.build(s, true);
     return { ok: true, system: s.system, detail: await billing.test() };
   } catch (err) {
     if (err instanceof AppError && err.code === "ERR_BILLING_NOT_CONFIGURED")
       return { ok: false, system: s.system, detail: "Preencha a URL (https://…), o app/Client_Id e o token/Client_Secret." };
-    if (err instanceof BillingError) return { ok: false, system: s.system, detail: explain(err) };
+    if (err instanceof BillingError) return { ok: false, system: s.system, detail: explain(err, s.url), technical: technicalOf(err) };
     throw err;
   }
 }
 
-function explain(err: BillingError): string {
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+/** What failed, for the person reading the settings screen: our code, the path, never a secret. */
+function technicalOf(err: BillingError): string {
+  return err.outgoing ? `${err.outgoing.code} · ${err.message.split(":")[0]}` : err.message;
+}
+
+/** What failed and what to check, in the product's words. */
+function explain(err: BillingError, url: string): string {
+  const host = hostOf(url);
+  switch (err.outgoing?.code) {
+    case "ERR_OUTGOING_PRIVATE_ADDRESS":
+      return `${host} é um endereço da rede interna (privado, local ou de metadados da nuvem), que o Balcão não acessa por padrão. Se o sistema fica na rede do provedor, inclua o endereço na variável ALLOWED_PRIVATE_HOSTS do servidor.`;
+    case "ERR_OUTGOING_DNS":
+      return `O endereço ${host} não foi encontrado (DNS). Confira a URL.`;
+    case "ERR_OUTGOING_TLS":
+      return `A conexão segura (HTTPS) com ${host} falhou: certificado inválido, expirado ou de outro nome. O MK-AUTH exige HTTPS com certificado válido.`;
+    case "ERR_OUTGOING_REDIRECT":
+      return "O sistema respondeu com um redirecionamento que não foi seguido (para outro servidor, para a rede interna, ou redirecionamentos demais). Use a URL final do sistema.";
+    case "ERR_OUTGOING_BAD_URL":
+      return "URL inválida: use http(s)://endereço, sem usuário e senha na URL.";
+    case "ERR_OUTGOING_TOO_LARGE":
+      return "O sistema respondeu com mais dados do que uma resposta da API teria. A URL aponta para o sistema certo?";
+  }
   switch (err.kind) {
     case "auth":
       return "Credenciais recusadas: confira o app/Client_Id e o token/Client_Secret (o app diferencia maiúsculas).";
     case "timeout":
       return "O sistema não respondeu a tempo. Ele está acessível a partir deste servidor (VPN, porta, IP privado)?";
     case "unreachable":
-      return `Não foi possível conectar (${err.message}). Confira a URL e se o servidor alcança o sistema; o MK-AUTH exige HTTPS com certificado válido.`;
+      return `Não foi possível conectar a ${host}. Confira a URL e a porta, e se este servidor alcança o sistema (firewall, VPN).`;
     case "circuit_open":
       return "O sistema falhou várias vezes seguidas; novas tentativas em alguns segundos.";
     case "bad_answer":
-      return `Resposta inesperada (${err.message}). A URL aponta para o sistema certo?`;
+      return "Resposta inesperada: a URL aponta para o sistema certo?";
+    case "not_found":
+      return "O sistema não tem o endereço da API esperado: confira a URL (sem caminho extra) e o sistema escolhido.";
     default:
-      return err.message;
+      return `O sistema respondeu com erro${err.status ? ` ${err.status}` : ""}. Confira a URL e o sistema escolhido.`;
   }
 }

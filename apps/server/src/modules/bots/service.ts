@@ -3,7 +3,9 @@ import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.js";
 import { chatEntries, messages } from "../../db/schema/index.js";
 import { MEDIA_KEY, type StoredMedia, servingHeaders, mediaTypeOf } from "../../lib/media.js";
+import { outgoingFetch } from "../../lib/outgoing-http.js";
 import type { Clock } from "../../lib/pace.js";
+import { redactUrl } from "../../lib/redact.js";
 import type { BillingRegistry } from "../billing/registry.js";
 import type { SelfServiceState } from "../billing/self-service.js";
 import { runSelfServiceTurn } from "../billing/turn.js";
@@ -155,12 +157,15 @@ async function mediaPiece(deps: BotDeps, url: string, kind: "image" | "audio" | 
     stored = { key, mimetype, mediaType: mediaTypeOf(mimetype), size: 0 };
   } else if (/^https?:\/\//i.test(url)) {
     try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(20_000) });
-      if (!res.ok) throw new Error(`media answered ${res.status}`);
-      const data = Buffer.from(await res.arrayBuffer());
-      stored = await media.storeUpload(data);
+      const res = await outgoingFetch(url, {
+        allow: ctx.config.allowedPrivateHosts,
+        timeoutMs: 20_000,
+        maxBytes: ctx.config.UPLOAD_LIMIT,
+      });
+      if (res.status < 200 || res.status > 299) throw new Error(`media answered ${res.status}`);
+      stored = await media.storeUpload(res.body);
     } catch (err) {
-      ctx.log.warn({ err, url }, "bot media could not be fetched");
+      ctx.log.warn({ err, url: redactUrl(url) }, "bot media could not be fetched");
       return undefined;
     }
   }
@@ -429,7 +434,7 @@ export async function runTypebotTurn(
       await saveState(ctx.db, ticket.id, { step: null, data: { typebotOff: true } });
       return menuStep(deps, ticket.id, "", conn, true);
     }
-    const cfg: TypebotConfig = { baseUrl: tb.baseUrl, slug: tb.slug, apiKey: tb.apiKey };
+    const cfg: TypebotConfig = { baseUrl: tb.baseUrl, slug: tb.slug, apiKey: tb.apiKey, allow: ctx.config.allowedPrivateHosts };
     const now = deps.clock.now();
     try {
       let answer: TypebotAnswer | undefined;

@@ -5,10 +5,14 @@
  * bubble, input and action types are skipped, never fatal (the API is frozen upstream).
  */
 
+import { type AllowList, OutgoingError, outgoingFetch } from "../../lib/outgoing-http.js";
+
 export interface TypebotConfig {
   baseUrl: string;
   slug: string;
   apiKey: string;
+  /** ALLOWED_PRIVATE_HOSTS (a Typebot on the provider's own network) */
+  allow: AllowList;
 }
 
 export interface ChoiceItem {
@@ -62,23 +66,28 @@ export class TypebotSessionGone extends Error {}
 
 const TIMEOUT_MS = 15_000;
 
+/** A flow's answer is a few kB of JSON; more is not a Typebot answer. */
+const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
+
 async function call(cfg: TypebotConfig, path: string, body: unknown): Promise<TypebotAnswer> {
   const url = `${cfg.baseUrl.replace(/\/+$/, "")}/api/v1/${path}`;
-  let res: Response;
+  let res: Awaited<ReturnType<typeof outgoingFetch>>;
   try {
-    res = await fetch(url, {
+    res = await outgoingFetch(url, {
+      allow: cfg.allow,
       method: "POST",
       headers: { "content-type": "application/json", ...(cfg.apiKey && { authorization: `Bearer ${cfg.apiKey}` }) },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      timeoutMs: TIMEOUT_MS,
+      maxBytes: MAX_ANSWER_BYTES,
     });
   } catch (err) {
-    throw new TypebotUnavailable(`Typebot unreachable: ${err instanceof Error ? err.message : String(err)}`);
+    throw new TypebotUnavailable(`Typebot unreachable: ${err instanceof OutgoingError ? err.code : "request failed"}`);
   }
   if (res.status === 404 && path.startsWith("sessions/")) throw new TypebotSessionGone("session not found");
-  if (!res.ok) throw new TypebotUnavailable(`Typebot answered ${res.status}`);
+  if (res.status < 200 || res.status > 299) throw new TypebotUnavailable(`Typebot answered ${res.status}`);
   try {
-    return (await res.json()) as TypebotAnswer;
+    return JSON.parse(res.text()) as TypebotAnswer;
   } catch {
     throw new TypebotUnavailable("Typebot answered something that is not JSON");
   }

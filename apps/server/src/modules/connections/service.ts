@@ -385,7 +385,31 @@ export async function getTypebot(db: DbOrTx, id: number) {
   return w.typebot;
 }
 
+/** The same Typebot address, written either way (case, trailing slashes). */
+function sameTypebotAddress(a: string, b: string): boolean {
+  const norm = (v: string) => {
+    try {
+      const u = new URL(v.trim());
+      return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, "")}`;
+    } catch {
+      return v.trim().replace(/\/+$/, "");
+    }
+  };
+  return norm(a) === norm(b);
+}
+
+export const TYPEBOT_KEY_RETYPE = "Digite a chave de API para o novo endereço: a chave salva só é enviada ao endereço salvo.";
+
 export async function updateTypebot(ctx: AppContext, id: number, input: TypebotSettingsBody) {
+  const [before] = await ctx.db
+    .select({ baseUrl: whatsapps.typebotBaseUrl, apiKey: whatsapps.typebotApiKey })
+    .from(whatsapps)
+    .where(eq(whatsapps.id, id));
+  if (!before) throw new AppError("ERR_NO_WAPP_FOUND");
+  const baseUrl = input.baseUrl ?? "";
+  // the saved key goes only to the saved address: a new one needs the key typed (no address: the key is dropped)
+  const moved = before.apiKey !== "" && !input.apiKey && !sameTypebotAddress(baseUrl, before.baseUrl);
+  if (moved && baseUrl !== "") throw new AppError("ERR_VALIDATION", 400, { apiKey: [TYPEBOT_KEY_RETYPE] });
   const [row] = await ctx.db
     .update(whatsapps)
     .set({
@@ -396,8 +420,8 @@ export async function updateTypebot(ctx: AppContext, id: number, input: TypebotS
       ...(input.endKeyword !== undefined && { typebotEndKeyword: input.endKeyword }),
       ...(input.unknownMessage !== undefined && { typebotUnknownMessage: input.unknownMessage }),
       ...(input.delayMs !== undefined && { typebotDelayMs: input.delayMs }),
-      // blank keeps the existing key
-      ...(input.apiKey ? { typebotApiKey: input.apiKey } : {}),
+      // blank keeps the existing key (for the same address)
+      ...(input.apiKey ? { typebotApiKey: input.apiKey } : moved ? { typebotApiKey: "" } : {}),
       updatedAt: new Date(),
     })
     .where(eq(whatsapps.id, id))

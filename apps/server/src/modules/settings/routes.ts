@@ -54,8 +54,18 @@ export function settingRoutes(ctx: AppContext, guard: Guards, clock: Clock, bran
 
   return async (app) => {
     const tags = ["settings"];
-    app.get("/settings", { preHandler: guard.user, schema: { tags, response: { 200: z.array(publicSetting) } } }, () =>
-      service.listSettings(ctx.db),
+    app.get(
+      "/settings",
+      {
+        preHandler: guard.user,
+        schema: {
+          tags,
+          description:
+            "Admins: every setting (secrets as hasValue only). Agents and supervisors: only the keys their screens read (AGENT_SETTING_KEYS of the contract).",
+          response: { 200: z.array(publicSetting) },
+        },
+      },
+      (req) => service.listSettings(ctx.db, sessionUser(req).profile === "admin"),
     );
     app.put(
       "/settings/:key",
@@ -164,7 +174,7 @@ export function settingRoutes(ctx: AppContext, guard: Guards, clock: Clock, bran
         preHandler: guard.admin,
         schema: {
           tags,
-          description: `'Enviar e-mail de teste': sends through the saved e-mail settings to \`to\` (default: the admin) and answers what the SMTP server said, or its error.${GATE_NOTE}`,
+          description: `'Enviar e-mail de teste': sends to \`to\` (default: the admin) with the e-mail settings as the form holds them (absent or blank: the saved ones) and answers what the SMTP server said, or what failed and what to check (Portuguese) with the technical detail apart. The saved password is only sent to the saved server (host, port, security): another server needs it typed.${GATE_NOTE}`,
           headers: tokenHeader,
           body: mailTestBody,
           response: { 200: mailTestAnswer },
@@ -172,7 +182,8 @@ export function settingRoutes(ctx: AppContext, guard: Guards, clock: Clock, bran
       },
       async (req) => {
         await checkGate(req);
-        return sendTestMail(ctx, req.body.to ?? sessionUser(req).email);
+        const { to, ...typed } = req.body;
+        return sendTestMail(ctx, to ?? sessionUser(req).email, typed);
       },
     );
     // the branding images are public: the login page shows them before sign-in

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import {
+  AGENT_SETTING_KEYS,
   BRANDING_UPLOAD_KEYS,
   type BrandingUploadKey,
   COLOR_SETTING_KEYS,
@@ -54,9 +55,15 @@ export async function getSettingValues<K extends SettingKey>(db: DbOrTx, keys: r
   return out;
 }
 
-export async function listSettings(db: DbOrTx): Promise<PublicSetting[]> {
+/** Whether a non-admin may read a setting (what an agent's screens use). */
+export function agentMayRead(key: string): boolean {
+  return (AGENT_SETTING_KEYS as readonly string[]).includes(key);
+}
+
+/** GET /settings: every key for admins (secrets masked); for agents and supervisors only what their screens read. */
+export async function listSettings(db: DbOrTx, isAdmin: boolean): Promise<PublicSetting[]> {
   const rows = await db.select().from(settings).orderBy(settings.key);
-  return rows.map((r) => present(r.key, r.value));
+  return rows.filter((r) => isAdmin || agentMayRead(r.key)).map((r) => present(r.key, r.value));
 }
 
 const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;

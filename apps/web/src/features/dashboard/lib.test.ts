@@ -30,6 +30,22 @@ describe("dashboard helpers", () => {
     );
   });
 
+  it("neutralises every cell a spreadsheet would run as a formula (OWASP: = + - @ tab CR)", () => {
+    const s = (median: number, count: number) => ({ median, p90: median * 2, count });
+    const names = ["=1+1", "+1", "-1", "@SUM(A1)", "\t=cmd", "\r=cmd", "Ana"];
+    const rows = mergeTimes(
+      { overall: s(1, 1), byAgent: names.map((name, i) => ({ userId: i, name, ...s(60, 1) })), byQueue: [] },
+      { overall: s(1, 1), byAgent: [], byQueue: [] },
+      "agent",
+      "",
+    );
+    const cells = timesCsv(rows, ["agent"])
+      .split("\r\n")
+      .slice(1, -1)
+      .map((line) => line.split(",")[0]);
+    expect(cells.sort()).toEqual(["'+1", "'-1", "'=1+1", "'@SUM(A1)", "'\t=cmd", '"\'\r=cmd"', "Ana"].sort());
+  });
+
   it("names the weekdays from Monday", () => {
     expect(weekdayNames("en")[0]).toBe("Mon");
     expect(weekdayNames("en")[6]).toBe("Sun");

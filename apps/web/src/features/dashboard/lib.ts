@@ -50,8 +50,8 @@ export function mergeTimes(frt: Times, res: Times, by: "agent" | "queue", noQueu
 
 const csvCell = (v: string | number | null) => {
   const s = v == null ? "" : String(v);
-  // a leading =, +, - or @ would be read as a formula by spreadsheets
-  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
+  // a text starting with =, +, -, @, tab or carriage return would be read as a formula by spreadsheets (OWASP)
+  const safe = typeof v === "string" && /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
   return /[",;\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
 

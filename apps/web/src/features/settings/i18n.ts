@@ -113,6 +113,8 @@ const pt = {
       aiBaseUrl: "OpenAI: https://api.openai.com/v1 · Ollama: http://servidor:11434/v1 · vLLM/LocalAI: http://servidor:8000/v1",
       aiModel: "Por exemplo gpt-4o-mini, ou o nome do modelo no seu servidor (qwen2.5:7b…).",
       aiTranscriptionModel: "Em branco: áudios não são transcritos. Por exemplo whisper-1 ou Systran/faster-whisper-small.",
+      integrationUrl:
+        "Endereços da rede interna (10.x, 172.16–31.x, 192.168.x, 100.64.x, 127.0.0.1, localhost) só são acessados se a variável ALLOWED_PRIVATE_HOSTS do servidor os incluir (ex.: 10.0.0.0/8).",
       urlPix: "O botão Gerar PIX abre este endereço com ?number=…&userId=….",
       msgEnvioContrato: "Variáveis: {nome} (cliente), {link} (link de assinatura).",
       msgConfirmacaoAssinatura: "Variáveis: {nome} (cliente), {link} (link do PDF assinado).",
@@ -162,6 +164,9 @@ const pt = {
     sending: "Enviando…",
     testSent: "Enviado. O servidor respondeu: {{answer}}",
     testFailed: "Falhou: {{answer}}",
+    testUsesForm:
+      "Os testes usam o que está no formulário, mesmo antes de salvar. Um segredo salvo (token, senha) só é enviado ao endereço salvo: para testar outro endereço, digite-o.",
+    technicalDetail: "Detalhe técnico: {{detail}}",
     upload: "Enviar imagem",
     uploaded: "Imagem salva.",
     uploadFailed: "Upload falhou",
@@ -290,6 +295,8 @@ const en: typeof pt = {
       aiBaseUrl: "OpenAI: https://api.openai.com/v1 · Ollama: http://server:11434/v1 · vLLM/LocalAI: http://server:8000/v1",
       aiModel: "For example gpt-4o-mini, or the model's name on your server (qwen2.5:7b…).",
       aiTranscriptionModel: "Blank: voice notes are not transcribed. For example whisper-1 or Systran/faster-whisper-small.",
+      integrationUrl:
+        "Internal network addresses (10.x, 172.16–31.x, 192.168.x, 100.64.x, 127.0.0.1, localhost) are only reached when the server's ALLOWED_PRIVATE_HOSTS variable lists them (e.g. 10.0.0.0/8).",
       urlPix: "Gerar PIX opens this address with ?number=…&userId=….",
       msgEnvioContrato: "Variables: {nome} (customer), {link} (signing link).",
       msgConfirmacaoAssinatura: "Variables: {nome} (customer), {link} (signed PDF link).",
@@ -339,6 +346,9 @@ const en: typeof pt = {
     sending: "Sending…",
     testSent: "Sent. The server answered: {{answer}}",
     testFailed: "Failed: {{answer}}",
+    testUsesForm:
+      "The tests use what the form holds, even before saving. A saved secret (token, password) is only sent to the saved address: to test another address, type it.",
+    technicalDetail: "Technical detail: {{detail}}",
     upload: "Upload image",
     uploaded: "Image saved.",
     uploadFailed: "Upload failed",
@@ -467,6 +477,8 @@ const es: typeof pt = {
       aiBaseUrl: "OpenAI: https://api.openai.com/v1 · Ollama: http://servidor:11434/v1 · vLLM/LocalAI: http://servidor:8000/v1",
       aiModel: "Por ejemplo gpt-4o-mini, o el nombre del modelo en su servidor (qwen2.5:7b…).",
       aiTranscriptionModel: "En blanco: los audios no se transcriben. Por ejemplo whisper-1 o Systran/faster-whisper-small.",
+      integrationUrl:
+        "Las direcciones de la red interna (10.x, 172.16–31.x, 192.168.x, 100.64.x, 127.0.0.1, localhost) solo se alcanzan si la variable ALLOWED_PRIVATE_HOSTS del servidor las incluye (p. ej. 10.0.0.0/8).",
       urlPix: "Gerar PIX abre esta dirección con ?number=…&userId=….",
       msgEnvioContrato: "Variables: {nome} (cliente), {link} (enlace de firma).",
       msgConfirmacaoAssinatura: "Variables: {nome} (cliente), {link} (enlace del PDF firmado).",
@@ -516,6 +528,9 @@ const es: typeof pt = {
     sending: "Enviando…",
     testSent: "Enviado. El servidor respondió: {{answer}}",
     testFailed: "Falló: {{answer}}",
+    testUsesForm:
+      "Las pruebas usan lo que tiene el formulario, incluso antes de guardar. Un secreto guardado (token, contraseña) solo se envía a la dirección guardada: para probar otra dirección, escríbalo.",
+    technicalDetail: "Detalle técnico: {{detail}}",
     upload: "Subir imagen",
     uploaded: "Imagen guardada.",
     uploadFailed: "La subida falló",

@@ -1,4 +1,4 @@
-import type { BillingCustomerAnswer, BillingTestAnswer, UnlockResult } from "@balcao/contract";
+import type { BillingCustomerAnswer, UnlockResult } from "@balcao/contract";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { http } from "../../../api/http";
 import { randomKey } from "../../../lib/random-key";
@@ -38,13 +38,5 @@ export function useUnlock(ticketId: number) {
     mutationFn: (contractId: string) =>
       http.post<UnlockResult & { messageIds: number[] }>(`/billing/${ticketId}/unlock`, { contractId, confirm: true }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ["billing", "customer", ticketId] }),
-  });
-}
-
-/** The settings' 'Testar conexão' (admins): the saved integration settings, or the ones being edited. */
-export function useTestBillingConnection() {
-  return useMutation({
-    mutationFn: (body: { system?: "SGP" | "MK-AUTH"; url?: string; app?: string; token?: string } = {}) =>
-      http.post<BillingTestAnswer>("/billing/test", body),
   });
 }

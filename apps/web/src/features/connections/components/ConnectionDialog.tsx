@@ -81,7 +81,10 @@ export function ConnectionDialog({
         if (!connection) setCreated(saved);
         if (err instanceof ApiError && err.fields) {
           for (const [field, messages] of Object.entries(err.fields))
-            if (field === "baseUrl" || field === "slug" || field === "apiKey")
+            if (field === "apiKey")
+              // the saved key goes only to the saved address: a new one needs it typed
+              setError("typebot.apiKey", { type: "server", message: t("connections.form.apiKeyRetype") });
+            else if (field === "baseUrl" || field === "slug")
               setError(`typebot.${field}`, { type: "server", message: validationText(messages[0]) });
         }
         toastError(err);

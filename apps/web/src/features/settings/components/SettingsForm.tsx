@@ -31,7 +31,8 @@ export function SettingsSection({
 }: {
   id: string;
   fields?: FieldSpec[];
-  children?: ReactNode;
+  /** extra content; as a function it reads the values being edited (what a 'Testar' button sends) */
+  children?: ReactNode | ((value: (key: SettingKey) => string) => ReactNode);
   /** warnings of the values being edited (a colour without contrast) */
   warnings?: (value: (key: SettingKey) => string) => ReactNode;
   /** a reason not to save these values together (shown as a toast), or undefined */
@@ -174,7 +175,12 @@ export function SettingsSection({
             );
           })}
           {warnings?.((key) => draft[key] ?? raw(key))}
-          {children}
+          {typeof children === "function"
+            ? children((key) => {
+                const f = fields?.find((x) => x.key === key);
+                return f ? value(f) : (draft[key] ?? raw(key));
+              })
+            : children}
           {fields && fields.length > 0 && (
             <Stack direction="row" sx={{ justifyContent: "flex-end" }}>
               <Button variant="contained" onClick={() => void save()} disabled={saving || dirty.length === 0} data-testid={`save-${id}`}>

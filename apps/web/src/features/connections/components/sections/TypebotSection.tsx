@@ -26,7 +26,7 @@ export function TypebotSection({ form: { register, control }, current }: { form:
         {...register("typebot.baseUrl")}
         required={bot.enabled}
         error={Boolean(errors.typebot?.baseUrl)}
-        helperText={errors.typebot?.baseUrl?.message}
+        helperText={errors.typebot?.baseUrl?.message ?? t("connections.form.baseUrlHelp")}
       />
       <TextField
         label={t("connections.form.slug")}

@@ -1,55 +1,60 @@
-import { type MailTestAnswer, SETTING_CHOICES } from "@balcao/contract";
-import Alert from "@mui/material/Alert";
+import { type MailTestBody, SETTING_CHOICES, type SettingKey } from "@balcao/contract";
 import Button from "@mui/material/Button";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { http } from "../../../../api/http";
 import { toastError } from "../../../../lib/toast";
 import { useAuth } from "../../../auth";
-import { closeGateOn } from "../../api/get-settings";
-import { gateHeaders } from "../../api/settings-token";
+import { useTestMail } from "../../api/test-settings";
 import { ImageUpload } from "../ImageUpload";
 import { SettingsSection } from "../SettingsForm";
+import { TestResult } from "./SimpleSections";
 
-/** 'Enviar e-mail de teste': through the saved settings; shows what the SMTP server answered or its error. */
-function TestMail() {
+/** 'Enviar e-mail de teste' with what the form holds (a blank password: the saved one, for the saved server only). */
+function TestMail({ value }: { value: (key: SettingKey) => string }) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const [to, setTo] = useState(user?.email ?? "");
-  const [result, setResult] = useState<MailTestAnswer | null>(null);
-  const [busy, setBusy] = useState(false);
-  const send = async () => {
-    setBusy(true);
-    setResult(null);
-    try {
-      setResult(await http.request<MailTestAnswer>("POST", "/email/test", { body: to ? { to } : {}, headers: gateHeaders() }));
-    } catch (err) {
-      closeGateOn(err);
-      toastError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const test = useTestMail();
+  const send = () =>
+    test.mutate(
+      {
+        ...(to && { to }),
+        mail_host: value("mail_host"),
+        mail_port: value("mail_port"),
+        mail_username: value("mail_username"),
+        mail_password: value("mail_password"),
+        mail_smtp_secure: value("mail_smtp_secure") as MailTestBody["mail_smtp_secure"],
+        mail_dominio_erp: value("mail_dominio_erp"),
+      },
+      { onError: toastError },
+    );
+  const result = test.data;
   return (
     <Stack spacing={1}>
       <Stack direction={{ xs: "column", sm: "row" }} spacing={1}>
         <TextField label={t("settings.testTo")} type="email" value={to} onChange={(e) => setTo(e.target.value)} />
-        <Button variant="outlined" onClick={() => void send()} disabled={busy} sx={{ flexShrink: 0 }} data-testid="send-test-mail">
-          {busy ? t("settings.sending") : t("settings.sendTest")}
+        <Button variant="outlined" onClick={send} disabled={test.isPending} sx={{ flexShrink: 0 }} data-testid="send-test-mail">
+          {test.isPending ? t("settings.sending") : t("settings.sendTest")}
         </Button>
       </Stack>
       {result && (
-        <Alert severity={result.ok ? "success" : "error"} data-testid="test-mail-result" sx={{ wordBreak: "break-word" }}>
-          {result.ok ? t("settings.testSent", { answer: result.message }) : t("settings.testFailed", { answer: result.message })}
-        </Alert>
+        <TestResult
+          ok={result.ok}
+          text={result.ok ? t("settings.testSent", { answer: result.message }) : t("settings.testFailed", { answer: result.message })}
+          technical={result.technical}
+          onClose={() => test.reset()}
+          testId="test-mail-result"
+        />
       )}
     </Stack>
   );
 }
 
 export function MailSection() {
+  const { t } = useTranslation();
   return (
     <SettingsSection
       id="mail"
@@ -62,10 +67,17 @@ export function MailSection() {
         { key: "mail_dominio_erp", kind: "text" },
       ]}
     >
-      <ImageUpload settingKey="mail_logo" endpoint="/email/upload" field="image" accept="image/png,image/jpeg" />
-      <ImageUpload settingKey="mail_fundo_contrato" endpoint="/email/upload" field="image" accept="image/png,image/jpeg" />
-      <ImageUpload settingKey="mail_marca_agua" endpoint="/email/upload" field="image" accept="image/png,image/jpeg" />
-      <TestMail />
+      {(value) => (
+        <>
+          <ImageUpload settingKey="mail_logo" endpoint="/email/upload" field="image" accept="image/png,image/jpeg" />
+          <ImageUpload settingKey="mail_fundo_contrato" endpoint="/email/upload" field="image" accept="image/png,image/jpeg" />
+          <ImageUpload settingKey="mail_marca_agua" endpoint="/email/upload" field="image" accept="image/png,image/jpeg" />
+          <Typography variant="body2" color="text.secondary">
+            {t("settings.testUsesForm")}
+          </Typography>
+          <TestMail value={value} />
+        </>
+      )}
     </SettingsSection>
   );
 }

@@ -2,11 +2,12 @@ import { SELF_SERVICE_TEXT_KEYS, type SettingKey, SETTING_CHOICES } from "@balca
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Stack from "@mui/material/Stack";
+import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../../api/errors";
 import i18n from "../../../../locales";
-import { useTestBillingConnection } from "../../../billing";
 import { contrastRatio } from "../../../../lib/contrast";
+import { useTestBillingConnection } from "../../api/test-settings";
 import { lockSettings } from "../../api/settings-token";
 import { ImageUpload } from "../ImageUpload";
 import { SettingsSection } from "../SettingsForm";
@@ -25,15 +26,87 @@ export function WitnessSection() {
   );
 }
 
-export function IntegrationSection() {
+/** A test's answer: what failed and what to check first, the technical detail second (smaller). */
+export function TestResult({
+  ok,
+  text,
+  technical,
+  onClose,
+  testId,
+}: {
+  ok: boolean;
+  text: string;
+  technical?: string;
+  onClose: () => void;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Alert
+      severity={ok ? "success" : "warning"}
+      onClose={onClose}
+      sx={{ alignSelf: "stretch", wordBreak: "break-word" }}
+      data-testid={testId}
+    >
+      {text}
+      {technical && (
+        <Typography
+          variant="caption"
+          component="div"
+          sx={{ mt: 0.5, opacity: 0.8, fontFamily: "monospace" }}
+          data-testid={`${testId}-technical`}
+        >
+          {t("settings.technicalDetail", { detail: technical })}
+        </Typography>
+      )}
+    </Alert>
+  );
+}
+
+/** 'Testar conexão' with what the form holds (a blank token: the saved one, for the saved URL only). */
+function IntegrationTest({ value }: { value: (key: SettingKey) => string }) {
   const { t } = useTranslation();
   const test = useTestBillingConnection();
+  const run = () =>
+    test.mutate({
+      system: value("integrationSystem") === "MK-AUTH" ? "MK-AUTH" : "SGP",
+      url: value("integrationUrl"),
+      app: value("integrationApp"),
+      token: value("integrationToken"),
+    });
+  return (
+    <Stack spacing={1} sx={{ alignItems: "flex-start" }}>
+      <Typography variant="body2" color="text.secondary">
+        {t("settings.testUsesForm")}
+      </Typography>
+      <Button variant="outlined" onClick={run} loading={test.isPending} data-testid="test-integration">
+        {t("settings.testConnection")}
+      </Button>
+      {test.data && (
+        <TestResult
+          ok={test.data.ok}
+          text={`${test.data.system}: ${test.data.detail}`}
+          technical={test.data.technical}
+          onClose={() => test.reset()}
+          testId="test-integration-result"
+        />
+      )}
+      {test.error && (
+        <Alert severity="error" onClose={() => test.reset()} sx={{ alignSelf: "stretch" }}>
+          {errorMessage(test.error, (key) => (i18n.exists(key) ? t(key) : undefined))}
+        </Alert>
+      )}
+    </Stack>
+  );
+}
+
+export function IntegrationSection() {
   return (
     <SettingsSection
       id="integration"
       fields={[
         { key: "integrationSystem", kind: "select", options: SETTING_CHOICES.integrationSystem ?? [] },
-        { key: "integrationUrl", kind: "url" },
+        { key: "integrationUrl", kind: "url", help: "settings.help.integrationUrl" },
         { key: "integrationApp", kind: "text" },
         { key: "integrationToken", kind: "secret" },
         { key: "mkAuthNotes", kind: "multiline" },
@@ -42,21 +115,7 @@ export function IntegrationSection() {
         { key: "financeBaseUrl", kind: "url", help: "settings.help.financeBaseUrl" },
       ]}
     >
-      <Stack spacing={1} sx={{ alignItems: "flex-start" }}>
-        <Button variant="outlined" onClick={() => test.mutate({})} loading={test.isPending} data-testid="test-integration">
-          {t("settings.testConnection")}
-        </Button>
-        {test.data && (
-          <Alert severity={test.data.ok ? "success" : "warning"} onClose={() => test.reset()} sx={{ alignSelf: "stretch" }}>
-            {test.data.system}: {test.data.detail}
-          </Alert>
-        )}
-        {test.error && (
-          <Alert severity="error" onClose={() => test.reset()} sx={{ alignSelf: "stretch" }}>
-            {errorMessage(test.error, (key) => (i18n.exists(key) ? t(key) : undefined))}
-          </Alert>
-        )}
-      </Stack>
+      {(value) => <IntegrationTest value={value} />}
     </SettingsSection>
   );
 }
