@@ -199,5 +199,7 @@ export const AGENT_SETTING_KEYS: readonly SettingKey[] = [
   "financeBaseUrl",
   "pix",
   "urlPix",
+  // the chat shows "Sugerir resposta" and "Resumo" only while AI assist is on
+  "aiEnabled",
 ];
 export const UNGATED_SETTING_KEYS: readonly SettingKey[] = ["darkMode"];

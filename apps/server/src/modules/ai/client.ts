@@ -1,3 +1,4 @@
+import { type AllowList, NO_PRIVATE_HOSTS } from "../../lib/outgoing-http.js";
 import { AI_TIMEOUT_MS, type ErrorCode } from "@balcao/contract";
 import { AppError } from "../../lib/errors.js";
 import { AiHttpError, type AiHttpAnswer, aiRequest } from "./http.js";
@@ -12,6 +13,8 @@ import type { ChatMessage } from "./prompt.js";
 export interface AiEndpoint {
   baseUrl: string;
   apiKey: string;
+  /** ALLOWED_PRIVATE_HOSTS of the configuration (none when not given: internal addresses refused) */
+  allow?: AllowList;
   /** default: 20 s for chat and the model list, 60 s for a transcription */
   timeoutMs?: number;
 }
@@ -54,6 +57,8 @@ async function send(req: Parameters<typeof aiRequest>[0]): Promise<AiHttpAnswer>
     if (err instanceof AiHttpError) {
       if (err.kind === "timeout") throw new AiError("ERR_AI_TIMEOUT", undefined, true);
       if (err.kind === "too_large") throw new AiError("ERR_AI_BAD_ANSWER");
+      // an internal address ALLOWED_PRIVATE_HOSTS does not name: trying again will not help
+      if (err.kind === "refused") throw new AiError("ERR_AI_UNAVAILABLE");
       throw new AiError("ERR_AI_UNAVAILABLE", undefined, true);
     }
     throw err;
@@ -61,7 +66,7 @@ async function send(req: Parameters<typeof aiRequest>[0]): Promise<AiHttpAnswer>
 }
 
 function retryAfterOf(answer: AiHttpAnswer): number | undefined {
-  const v = answer.headers.get("retry-after");
+  const v = answer.headers["retry-after"];
   if (!v) return undefined;
   const n = Number(v);
   if (Number.isFinite(n) && n >= 0) return Math.min(3600, Math.ceil(n));
@@ -97,6 +102,7 @@ export async function chatCompletion(ep: AiEndpoint, model: string, messages: Ch
     url: endpointUrl(ep.baseUrl, "/chat/completions"),
     headers: headers(ep, { "content-type": "application/json" }),
     body: JSON.stringify({ model, messages, temperature: 0.4, max_tokens: maxTokens, n: 1 }),
+    allow: ep.allow ?? NO_PRIVATE_HOSTS,
     timeoutMs: ep.timeoutMs ?? AI_TIMEOUT_MS,
     maxBytes: MAX_ANSWER_BYTES,
   });
@@ -119,6 +125,7 @@ export async function transcribe(ep: AiEndpoint, model: string, audio: Buffer, f
     url: endpointUrl(ep.baseUrl, "/audio/transcriptions"),
     headers: headers(ep),
     body: form,
+    allow: ep.allow ?? NO_PRIVATE_HOSTS,
     timeoutMs: ep.timeoutMs ?? TRANSCRIPTION_TIMEOUT_MS,
     maxBytes: MAX_ANSWER_BYTES,
   });
@@ -134,6 +141,7 @@ export async function listModels(ep: AiEndpoint): Promise<string[]> {
     method: "GET",
     url: endpointUrl(ep.baseUrl, "/models"),
     headers: headers(ep),
+    allow: ep.allow ?? NO_PRIVATE_HOSTS,
     timeoutMs: ep.timeoutMs ?? AI_TIMEOUT_MS,
     maxBytes: MAX_ANSWER_BYTES,
   });

@@ -1,11 +1,16 @@
 /**
- * The one way out to the AI server. Every request of this module goes through `aiRequest`, so the
- * shared outgoing client (private-address refusal, redirects, limits) replaces it in one place.
+ * The one way out to the AI server: every request of this module goes through `aiRequest`, over the
+ * shared outgoing client (`lib/outgoing-http.ts`: internal addresses refused unless
+ * ALLOWED_PRIVATE_HOSTS names them, checked at connect time; a deadline; the answer's size capped).
+ * Redirects are not followed: an AI endpoint answers where it is configured.
  */
+import { type AllowList, OutgoingError, outgoingFetch } from "../../lib/outgoing-http.js";
 
 export interface AiHttpRequest {
   method: "GET" | "POST";
   url: string;
+  /** ALLOWED_PRIVATE_HOSTS of the configuration */
+  allow: AllowList;
   headers?: Record<string, string>;
   body?: string | FormData;
   timeoutMs: number;
@@ -15,11 +20,12 @@ export interface AiHttpRequest {
 
 export interface AiHttpAnswer {
   status: number;
-  headers: Headers;
+  /** lower-case names */
+  headers: Record<string, string>;
   text: string;
 }
 
-export type AiHttpFailure = "timeout" | "unreachable" | "too_large";
+export type AiHttpFailure = "timeout" | "unreachable" | "too_large" | "refused";
 
 export class AiHttpError extends Error {
   constructor(
@@ -31,48 +37,32 @@ export class AiHttpError extends Error {
 }
 
 export async function aiRequest(req: AiHttpRequest): Promise<AiHttpAnswer> {
-  const signal = AbortSignal.timeout(req.timeoutMs);
-  let res: Response;
+  let headers = req.headers ?? {};
+  let body: string | Buffer | undefined;
+  if (req.body instanceof FormData) {
+    // multipart encoded by the platform (boundary in its content type), sent as bytes
+    const encoded = new Response(req.body);
+    body = Buffer.from(await encoded.arrayBuffer());
+    headers = { ...headers, "content-type": encoded.headers.get("content-type") ?? "multipart/form-data" };
+  } else body = req.body;
   try {
-    res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal, redirect: "error" });
+    const res = await outgoingFetch(req.url, {
+      allow: req.allow,
+      method: req.method,
+      headers,
+      body,
+      timeoutMs: req.timeoutMs,
+      maxBytes: req.maxBytes,
+      maxRedirects: 0,
+    });
+    return { status: res.status, headers: res.headers, text: res.text() };
   } catch (err) {
-    throw failure(err, signal);
+    if (!(err instanceof OutgoingError)) throw err;
+    // our words only: the socket's own text stays out of answers and logs
+    if (err.code === "ERR_OUTGOING_TIMEOUT") throw new AiHttpError("timeout", "the AI server did not answer in time");
+    if (err.code === "ERR_OUTGOING_TOO_LARGE") throw new AiHttpError("too_large", "answer too large");
+    if (err.code === "ERR_OUTGOING_PRIVATE_ADDRESS" || err.code === "ERR_OUTGOING_BAD_URL")
+      throw new AiHttpError("refused", `${err.code} (${err.host})`);
+    throw new AiHttpError("unreachable", `${err.code} (${err.host})`);
   }
-  try {
-    const text = await readCapped(res, req.maxBytes);
-    return { status: res.status, headers: res.headers, text };
-  } catch (err) {
-    if (err instanceof AiHttpError) throw err;
-    throw failure(err, signal);
-  }
-}
-
-function failure(err: unknown, signal: AbortSignal): AiHttpError {
-  if (signal.aborted) return new AiHttpError("timeout", "the AI server did not answer in time");
-  // the socket's own text stays out of answers and logs: only what kind of failure it was
-  const code = (err as { cause?: { code?: string } })?.cause?.code;
-  return new AiHttpError("unreachable", code ? `connection failed (${code})` : "connection failed");
-}
-
-async function readCapped(res: Response, maxBytes: number): Promise<string> {
-  const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) {
-    await res.body?.cancel().catch(() => undefined);
-    throw new AiHttpError("too_large", "answer too large");
-  }
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new AiHttpError("too_large", "answer too large");
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }

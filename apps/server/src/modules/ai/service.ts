@@ -101,6 +101,7 @@ async function ready(deps: AiDeps, user: SessionUser, ticketId: number): Promise
   const settings = await aiSettings(deps.conv.ctx.db);
   if (!settings.enabled) throw new AiError("ERR_AI_DISABLED");
   if (deps.timeoutMs) settings.timeoutMs = deps.timeoutMs;
+  settings.allow = deps.conv.ctx.config.allowedPrivateHosts;
   const key = String(user.id);
   const wait = deps.limiter.retryAfter(key);
   if (wait > 0) throw new AiError("ERR_AI_RATE_LIMITED", wait);
@@ -242,7 +243,7 @@ export async function testConnection(
   const transcriptionModel = typed.transcriptionModel?.trim() ?? saved.transcriptionModel;
   try {
     const models = await recorded(ctx, { kind: "test", user, ticketId: null, charsOut: 0, host: hostOf(baseUrl) }, () =>
-      listModels({ baseUrl, apiKey, timeoutMs }),
+      listModels({ baseUrl, apiKey, timeoutMs, allow: ctx.config.allowedPrivateHosts }),
     );
     const missing = [model, transcriptionModel].filter((m) => m && models.length > 0 && !models.includes(m));
     const keyNote = !typed.apiKey?.trim() && !sameAddress && saved.apiKey ? " (a chave salva não foi enviada a este novo endereço)" : "";

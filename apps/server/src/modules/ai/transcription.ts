@@ -81,7 +81,14 @@ export async function runTranscription(deps: TranscriptionDeps, payload: { messa
     text = await recorded(
       ctx,
       { kind: "transcription", user: null, ticketId: m.ticketId, messageId: m.id, charsOut: audio.length, host: hostOf(s.baseUrl) },
-      () => transcribe({ ...s, timeoutMs: deps.timeoutMs }, s.transcriptionModel, audio, fileName, mimetype),
+      () =>
+        transcribe(
+          { ...s, timeoutMs: deps.timeoutMs, allow: ctx.config.allowedPrivateHosts },
+          s.transcriptionModel,
+          audio,
+          fileName,
+          mimetype,
+        ),
     );
   } catch (err) {
     // 401, quota, a wrong model: trying again will not help (the record shows why)
