@@ -167,7 +167,7 @@ export async function createSchedule(
     const { rows } = await tx.execute<{ id: number | string }>(sql`
       insert into schedules (ticket_id, contact_id, whatsapp_id, user_id, customer_number, message, "when", cancel_on_reply, sign)
       values (${ticket.id}, ${ticket.contactId}, ${ticket.whatsappId}, ${user.id}, ${ticket.contact.number ?? ""}, ${message},
-              ${at.toISOString()}::timestamptz, ${input.cancelOnReply ?? true}, ${input.sign ?? true})
+              ${at.toISOString()}::timestamptz, ${input.cancelOnReply ?? false}, ${input.sign ?? true})
       returning id`);
     const sid = Number(rows[0].id);
     await enqueueJob(tx, SEND_JOB, { id: sid }, { runAt: at, singletonKey: keyOf(sid), maxAttempts: 5 });
