@@ -5,7 +5,7 @@ import { contacts } from "../../db/schema/index.js";
 import { mediaTypeOf, type StoredMedia } from "../../lib/media.js";
 import { contactOf } from "../contacts/service.js";
 import type { Queued } from "../outbox/deps.js";
-import { enqueueMessage, type OutboxContent } from "../outbox/enqueue.js";
+import { enqueueMessage, mediaContent, type OutboxContent } from "../outbox/enqueue.js";
 import { timeZoneOf } from "../settings/service.js";
 import { writeHistory } from "../tickets/transition.js";
 import { type DisparoDeps, wakeJob } from "./deps.js";
@@ -74,18 +74,8 @@ export async function runSend(deps: DisparoDeps, whatsappId: number, jobId: numb
     let media: StoredMedia | undefined;
     if (row.media_key) {
       const mimetype = row.mimetype || mimeOfKey(row.media_key);
-      const mediaType = mediaTypeOf(mimetype);
-      media = { key: row.media_key, mimetype, mediaType, size: 0 };
-      const visual = mediaType === "image" || mediaType === "video" || mediaType === "audio" || mediaType === "sticker";
-      content = {
-        kind: "media",
-        mediaType: visual ? (mediaType as "image" | "video" | "audio" | "sticker") : "document",
-        mediaKey: row.media_key,
-        mimetype,
-        fileName: row.media_key,
-        caption: mediaType === "audio" ? undefined : body || undefined,
-        ptt: false,
-      };
+      media = { key: row.media_key, mimetype, mediaType: mediaTypeOf(mimetype), size: 0 };
+      content = mediaContent(media, row.media_key, body, false);
     }
     const q = await enqueueMessage(tx, {
       ticket: { id: ticket.id, whatsappId, contact: { number: contact.number, lid: contact.lid, isGroup: false } },
