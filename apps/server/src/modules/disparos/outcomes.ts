@@ -2,12 +2,15 @@ import { DISPARO_FAILURE_BURST } from "@balcao/contract";
 import { sql } from "drizzle-orm";
 import type { AppContext } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
+import type { OutboxFedWork } from "../../jobs/outbox-fed.js";
 import { enqueueJob } from "../../jobs/runner.js";
-import { type DisparoDeps, keyOf, SEND_JOB, wakeJob } from "./deps.js";
+import { PRIORITY } from "../outbox/enqueue.js";
+import { type DisparoDeps, keyOf, SEND_JOB, SWEEP_JOB, wakeJob } from "./deps.js";
 import { publishChange } from "./listing.js";
 import { lockSettings } from "./pace-settings.js";
+import { runSend } from "./send.js";
 
-/** What became of a row's message: the outbox's events, the reconcile, the minute's sweep, the start and the reconnect. */
+/** What became of a row's message (the outbox's events, the reconcile), and disparos as outbox-fed work. */
 
 /** The channel took a disparo's message: 'enviado' (also a 'com erro' row whose message an agent sent again). */
 export async function onMessageSent(deps: DisparoDeps, messageId: number): Promise<void> {
@@ -90,10 +93,9 @@ export async function reconcile(ctx: AppContext): Promise<number> {
   return rows.length;
 }
 
-/** Wakes every connection that has due rows and no queued run (a wake missed, a dead job). */
-export async function sweep(deps: DisparoDeps): Promise<void> {
+/** Queues a run for every connection that has due rows and none queued (a wake missed, a dead job). */
+async function wakeDue(deps: DisparoDeps): Promise<boolean> {
   const { ctx } = deps.conv;
-  await reconcile(ctx);
   const { rows } = await ctx.db.execute<{ whatsapp_id: number }>(sql`
     select c.whatsapp_id from disparo_counts c
     join whatsapps w on w.id = c.whatsapp_id and w.status = 'CONNECTED'
@@ -104,29 +106,36 @@ export async function sweep(deps: DisparoDeps): Promise<void> {
     const id = await enqueueJob(ctx.db, SEND_JOB, { whatsappId: r.whatsapp_id }, { singletonKey: keyOf(r.whatsapp_id), maxAttempts: 5 });
     if (id !== undefined) woke = true;
   }
-  if (woke) deps.wakeRunner();
-}
-
-/**
- * At start: runs of the send job this process was doing when it died are queued again at once
- * (they would otherwise wait for their lease; a run decides again under the settings lock, so a
- * second one is harmless), and 'enviando' rows are reconciled.
- */
-export async function startDisparos(deps: DisparoDeps): Promise<void> {
-  const { ctx } = deps.conv;
-  await ctx.db.execute(sql`
-    update jobs set state = 'queued', lease_until = null, run_at = ${new Date(deps.clock.now()).toISOString()}::timestamptz, updated_at = now()
-    where name = ${SEND_JOB} and state = 'running'`);
-  await reconcile(ctx);
+  return woke;
 }
 
 /** The connection is back: its rows go on. */
-export async function onConnected(deps: DisparoDeps, whatsappId: number): Promise<void> {
+async function connected(deps: DisparoDeps, whatsappId: number): Promise<boolean> {
   const { ctx } = deps.conv;
   const { rows } = await ctx.db.execute(
     sql`select 1 from disparo_counts where whatsapp_id = ${whatsappId} and status = 'a enviar' and n > 0`,
   );
-  if (!rows.length) return;
+  if (!rows.length) return false;
   await wakeJob(ctx.db, whatsappId, deps.clock.now());
-  deps.wakeRunner();
+  return true;
+}
+
+/**
+ * Disparos as outbox-fed work (jobs/outbox-fed.ts): one send job per connection, the bulk
+ * priority's `message.sent`, every `message.failed`; at start the crashed runs are queued again
+ * and 'enviando' rows reconciled (due rows wait for the reconnect or the minute's sweep).
+ */
+export function disparoWork(deps: DisparoDeps): OutboxFedWork<{ whatsappId: number }> {
+  return {
+    sendJob: SEND_JOB,
+    run: (p, job) => runSend(deps, p.whatsappId, job.id),
+    sweepJob: SWEEP_JOB,
+    priority: PRIORITY.disparo,
+    sent: (messageId) => onMessageSent(deps, messageId),
+    failed: (messageId, reason) => onMessageFailed(deps, messageId, reason),
+    reconcile: () => reconcile(deps.conv.ctx),
+    wakeDue: () => wakeDue(deps),
+    connected: (whatsappId) => connected(deps, whatsappId),
+    wakeDueAtStart: false,
+  };
 }

@@ -17,7 +17,7 @@
 export { type DisparoDeps, SEND_JOB, SWEEP_JOB, wakeJob } from "./deps.js";
 export { disparoStats, listDisparos } from "./listing.js";
 export { handleOptOut, listOptOuts, clearOptOut, optOutKey } from "./opt-out.js";
-export { onConnected, onMessageFailed, onMessageSent, reconcile, startDisparos, sweep } from "./outcomes.js";
+export { disparoWork, onMessageFailed, onMessageSent, reconcile } from "./outcomes.js";
 export { listConnections, updateConnection } from "./pace-settings.js";
 export { cancelPending, createDisparos, deleteAllDisparos, restartErrors } from "./queue.js";
 export { type CheckedRow, checkRows, type RowInput, rowsFromCsv, rowsFromTags, startOf } from "./rows.js";

@@ -12,13 +12,14 @@ import {
 import { sql } from "drizzle-orm";
 import type { AppContext, SessionUser } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
+import { type OutboxFedWork, outboxFedLifeCycle } from "../../jobs/outbox-fed.js";
 import { enqueueJob } from "../../jobs/runner.js";
 import { AppError } from "../../lib/errors.js";
 import type { Clock } from "../../lib/pace.js";
 import { iso } from "../../lib/sql.js";
 import { parseLocalDateTime } from "../../lib/zoned-time.js";
 import type { ConvDeps, Queued } from "../outbox/deps.js";
-import { enqueueMessage } from "../outbox/enqueue.js";
+import { enqueueMessage, PRIORITY } from "../outbox/enqueue.js";
 import { claimKey, saveResult } from "../outbox/idempotency.js";
 import { getSettingValue, timeZoneOf } from "../settings/service.js";
 import { canSee, loadTicket } from "../tickets/queries.js";
@@ -407,12 +408,11 @@ export async function cancelOnCustomerReply(deps: ScheduleDeps, message: Message
 }
 
 /**
- * Every minute, and at start: pending schedules that are due and have no job queued or running
- * (a job that died) get one again; the job decides (sent, or 'atrasado' past the grace).
+ * Pending schedules that are due and have no job queued or running (a job that died) get one
+ * again; the job decides (sent, or 'atrasado' past the grace).
  */
-export async function sweep(deps: ScheduleDeps): Promise<number> {
+async function wakeDue(deps: ScheduleDeps): Promise<boolean> {
   const { ctx } = deps.conv;
-  await reconcile(ctx);
   const now = new Date(deps.clock.now()).toISOString();
   const { rows } = await ctx.db.execute<{ id: number | string }>(sql`
     select s.id from schedules s
@@ -420,8 +420,7 @@ export async function sweep(deps: ScheduleDeps): Promise<number> {
       and not exists (select 1 from jobs j where j.singleton_key = 'schedule:' || s.id::text and j.state in ('queued', 'running'))
     order by s."when" limit 1000`);
   for (const r of rows) await enqueueJob(ctx.db, SEND_JOB, { id: Number(r.id) }, { singletonKey: keyOf(Number(r.id)), maxAttempts: 5 });
-  if (rows.length) deps.wakeRunner();
-  return rows.length;
+  return rows.length > 0;
 }
 
 /**
@@ -445,17 +444,8 @@ export async function reconcile(ctx: AppContext): Promise<number> {
   return ids.length;
 }
 
-/** At start: send jobs this process was running when it died are queued again at once (the row lock and status make a second run harmless). */
-export async function startSchedules(deps: ScheduleDeps): Promise<void> {
-  const { ctx } = deps.conv;
-  await ctx.db.execute(sql`
-    update jobs set state = 'queued', lease_until = null, run_at = least(run_at, ${new Date(deps.clock.now()).toISOString()}::timestamptz), updated_at = now()
-    where name = ${SEND_JOB} and state = 'running'`);
-  await sweep(deps);
-}
-
 /** A connection is back: its due schedules waiting for it go now (within the grace; past it, 'atrasado'). */
-export async function onConnected(deps: ScheduleDeps, whatsappId: number): Promise<void> {
+async function connected(deps: ScheduleDeps, whatsappId: number): Promise<boolean> {
   const { ctx } = deps.conv;
   const now = new Date(deps.clock.now()).toISOString();
   const { rows } = await ctx.db.execute(sql`
@@ -464,7 +454,32 @@ export async function onConnected(deps: ScheduleDeps, whatsappId: number): Promi
       and singleton_key in (select 'schedule:' || s.id::text from schedules s
                             where s.status = 'pending' and s.whatsapp_id = ${whatsappId} and s."when" <= ${now}::timestamptz)
     returning id`);
-  if (rows.length) deps.wakeRunner();
+  return rows.length > 0;
+}
+
+/**
+ * Schedules as outbox-fed work (jobs/outbox-fed.ts): one send job per schedule at its `when`, the
+ * schedule priority's `message.sent` (API messages share it), every `message.failed`; at start the
+ * crashed runs are queued again, sent rows reconciled and due ones given a job.
+ */
+export function scheduleWork(deps: ScheduleDeps): OutboxFedWork<{ id: number }> {
+  return {
+    sendJob: SEND_JOB,
+    run: async (p, job) => void (await runSchedule(deps, p.id, job.id)),
+    sweepJob: SWEEP_JOB,
+    priority: PRIORITY.schedule,
+    sent: (messageId) => onMessageSent(deps, messageId),
+    failed: (messageId, reason) => onMessageFailed(deps, messageId, reason),
+    reconcile: () => reconcile(deps.conv.ctx),
+    wakeDue: () => wakeDue(deps),
+    connected: (whatsappId) => connected(deps, whatsappId),
+    wakeDueAtStart: true,
+  };
+}
+
+/** The minute's sweep, run by hand (tests): reconcile, then due schedules without a job get one. */
+export function sweep(deps: ScheduleDeps): Promise<void> {
+  return outboxFedLifeCycle({ db: deps.conv.ctx.db, clock: deps.clock, wakeRunner: deps.wakeRunner }, scheduleWork(deps)).sweep();
 }
 
 export type { ScheduleUpdate };
