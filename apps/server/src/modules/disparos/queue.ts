@@ -54,6 +54,7 @@ export async function createDisparos(
       return {
         whatsappId: input.whatsappId,
         number: r.number,
+        name: r.name,
         contactId: c?.id ?? null,
         message: r.message,
         url: r.url,

@@ -11,6 +11,8 @@ import { timeZoneOf } from "../settings/service.js";
 
 export interface RowInput {
   number: string;
+  /** the recipient's name ({nome}): a CSV's `nome` column, a JSON row's `name` */
+  name?: string;
   message: string;
   url?: string;
   mimetype?: string;
@@ -19,6 +21,7 @@ export interface RowInput {
 /** A row checked and normalised; `label` names it in a 400 ("rows.3" or "line.4"). */
 export interface CheckedRow {
   number: string;
+  name: string;
   message: string;
   url: string;
   mimetype: string;
@@ -65,7 +68,14 @@ export async function checkRows(
     }
     const message = r.message.trim();
     if (!message && !mediaKey && !url) throw bad("message", "Required");
-    out.push({ number, message, url: file ? url || `/media/${file.key}` : url, mimetype, mediaKey });
+    out.push({
+      number,
+      name: (r.name ?? "").trim().slice(0, 200),
+      message,
+      url: file ? url || `/media/${file.key}` : url,
+      mimetype,
+      mediaKey,
+    });
   }
   return out;
 }
@@ -83,30 +93,6 @@ export function mimeOfKey(key: string): string {
     ogg: "audio/ogg",
   };
   return map[ext] ?? "application/octet-stream";
-}
-
-/** The rows of a CSV (`number,message,url`, header optional); a missing message takes `defaultMessage`. */
-export function rowsFromCsv(table: string[][], defaultMessage = ""): (RowInput & { label: string })[] {
-  if (table.length === 0) return [];
-  const head = table[0].map((h) => h.trim().toLowerCase());
-  const col = (names: string[], fallback: number) => {
-    const i = head.findIndex((h) => names.includes(h));
-    return i === -1 ? fallback : i;
-  };
-  const hasHeader = head.some((h) =>
-    ["number", "numero", "número", "telefone", "phone", "whatsapp", "message", "mensagem", "url"].includes(h),
-  );
-  const ni = hasHeader ? col(["number", "numero", "número", "telefone", "phone", "whatsapp", "celular"], 0) : 0;
-  const mi = hasHeader ? col(["message", "mensagem", "msg", "texto"], 1) : 1;
-  const ui = hasHeader ? col(["url", "link", "midia", "mídia", "media"], 2) : 2;
-  const body = hasHeader ? table.slice(1) : table;
-  const first = hasHeader ? 2 : 1;
-  return body.map((r, i) => ({
-    label: `line.${i + first}`,
-    number: r[ni] ?? "",
-    message: (r[mi] ?? "").trim() || defaultMessage,
-    url: r[ui] ?? "",
-  }));
 }
 
 /** Contacts with a number under any of the tags, as rows of one message. */

@@ -19,6 +19,7 @@ import { mimeOfKey } from "./rows.js";
 type TakenRow = {
   id: number | string;
   number: string;
+  name: string;
   message: string;
   url: string;
   mimetype: string;
@@ -52,7 +53,7 @@ export async function runSend(deps: DisparoDeps, whatsappId: number, jobId: numb
       return undefined;
     }
     const { rows: taken } = await tx.execute<TakenRow>(sql`
-      select id, number, message, url, mimetype, media_key, contact_id from disparos
+      select id, number, name, message, url, mimetype, media_key, contact_id from disparos
       where whatsapp_id = ${whatsappId} and status = 'a enviar' and datetime <= ${nowIso}::timestamptz
       order by datetime, id limit 1 for update skip locked`);
     const row = taken[0];
@@ -65,9 +66,10 @@ export async function runSend(deps: DisparoDeps, whatsappId: number, jobId: numb
       return undefined;
     }
     const id = Number(row.id);
-    const { contact, created } = await contactFor(tx, row.number);
+    const { contact, created } = await contactFor(tx, row.number, row.name);
     const ticket = await historyTicket(tx, contact.id, whatsappId);
-    const text = renderDisparo(row.message, contact.name === contact.number ? null : contact, id);
+    // the row's name (the CSV's `nome`) first, else the contact's own (not its number)
+    const text = renderDisparo(row.message, row.name ? { name: row.name } : contact.name === contact.number ? null : contact, id);
     const linkOnly = row.url && !row.media_key;
     const body = linkOnly ? [text, row.url].filter(Boolean).join("\n") : text;
     let content: OutboxContent = { kind: "text", body };
@@ -105,9 +107,13 @@ export async function runSend(deps: DisparoDeps, whatsappId: number, jobId: numb
 
 type ContactRow = typeof contacts.$inferSelect;
 
-/** The contact of a number, created (named by its number) when unknown. */
-export async function contactFor(tx: DbOrTx, number: string): Promise<{ contact: ContactRow; created?: ContactRow }> {
-  const [inserted] = await tx.insert(contacts).values({ name: number, number }).onConflictDoNothing().returning();
+/** The contact of a number, created when unknown (named `name` when given, else by its number); a known contact keeps its name. */
+export async function contactFor(tx: DbOrTx, number: string, name = ""): Promise<{ contact: ContactRow; created?: ContactRow }> {
+  const [inserted] = await tx
+    .insert(contacts)
+    .values({ name: name || number, number })
+    .onConflictDoNothing()
+    .returning();
   if (inserted) return { contact: inserted, created: inserted };
   const { rows } = await tx.execute<{ id: number }>(sql`select id from contacts where number = ${number}`);
   const [found] = await tx
