@@ -2,9 +2,8 @@ import type { Disparo, DisparoStats, DisparoStatus, DisparosAnswer, DisparosUpda
 import { sql } from "drizzle-orm";
 import type { AppContext } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
-import { AppError } from "../../lib/errors.js";
 import { iso } from "../../lib/sql.js";
-import { parseLocalDateTime } from "../../lib/zoned-time.js";
+import { dayBound } from "../../lib/zoned-time.js";
 import { timeZoneOf } from "../settings/service.js";
 
 /** What the screen reads: the rows, a page at a time, and the counts; `disparos.changed` with the counts. */
@@ -41,23 +40,14 @@ const toDisparo = (r: DisparoSqlRow): Disparo => ({
   createdAt: iso(r.created_at),
 });
 
-/** The day bounds of the screen (§5): from "…T00:00:00" inclusive, to "…T23:59:59" through the end of that second. */
-function bound(value: string | undefined, zone: string, end: boolean): Date | undefined {
-  if (!value) return undefined;
-  const d = parseLocalDateTime(value, zone);
-  if (!d) throw new AppError("ERR_VALIDATION", 400, { [end ? "to" : "from"]: ["Invalid date"] });
-  if (!end) return d;
-  return new Date(d.getTime() + (/[T ]\d{2}:\d{2}/.test(value) ? 1000 : 86_400_000));
-}
-
 /** GET /disparos: newest first, `limit` a page, 1-based `page`; `totalPages` at least 1. */
 export async function listDisparos(
   db: DbOrTx,
   q: { limit: number; page: number; status?: DisparoStatus | ""; from?: string; to?: string; whatsappId?: number },
 ): Promise<DisparosAnswer> {
   const zone = await timeZoneOf(db);
-  const from = bound(q.from, zone, false);
-  const to = bound(q.to, zone, true);
+  const from = dayBound(q.from, zone, false);
+  const to = dayBound(q.to, zone, true);
   const conds = [
     q.status ? sql`status = ${q.status}` : undefined,
     from ? sql`datetime >= ${from.toISOString()}::timestamptz` : undefined,

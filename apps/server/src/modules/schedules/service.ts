@@ -12,7 +12,7 @@ import type { SessionUser } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import { enqueueJob } from "../../jobs/runner.js";
 import { AppError } from "../../lib/errors.js";
-import { parseLocalDateTime } from "../../lib/zoned-time.js";
+import { dayBound, parseLocalDateTime } from "../../lib/zoned-time.js";
 import { claimKey, saveResult } from "../outbox/idempotency.js";
 import { timeZoneOf } from "../settings/service.js";
 import { canSee, loadTicket } from "../tickets/queries.js";
@@ -37,15 +37,6 @@ export { reconcile, runSchedule, scheduleWork, sweep } from "./send.js";
 export { SEND_JOB, type ScheduleDeps, SWEEP_JOB } from "./rows.js";
 
 // ---------- creating, reading, deleting ----------
-
-/** The day bounds of the screen (§5): from "…T00:00:00" inclusive, to "…T23:59:59" through the end of that second. */
-function bound(value: string | undefined, zone: string, end: boolean): Date | undefined {
-  if (!value) return undefined;
-  const d = parseLocalDateTime(value, zone);
-  if (!d) throw new AppError("ERR_VALIDATION", 400, { [end ? "to" : "from"]: ["Invalid date"] });
-  if (!end) return d;
-  return new Date(d.getTime() + (/[T ]\d{2}:\d{2}/.test(value) ? 1000 : 86_400_000));
-}
 
 /** POST /schedules: on a ticket the user may open; `when` local (the product's zone) or with an offset, not in the past. */
 export async function createSchedule(
@@ -121,8 +112,8 @@ export async function listSchedules(
     if (!canSee(user, ticket)) throw new AppError("ERR_NO_PERMISSION");
   }
   const zone = await timeZoneOf(db);
-  const from = bound(q.from, zone, false);
-  const to = bound(q.to, zone, true);
+  const from = dayBound(q.from, zone, false);
+  const to = dayBound(q.to, zone, true);
   const conds = [
     visibleSql(user),
     q.ticketId !== undefined ? sql`s.ticket_id = ${q.ticketId}` : undefined,
