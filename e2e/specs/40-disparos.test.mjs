@@ -60,13 +60,11 @@ test("20 disparos from a CSV: cards and progress move, cancel pending, restart e
   await page.getByRole("heading", { name: "Disparos", exact: true }).waitFor();
   await page.getByText("Nenhum registro encontrado.").waitFor();
 
-  // Novo disparo: the CSV, the message with its two variants
+  // Novo disparo: the message with its two variants, then the CSV (its `nome` column is {nome}) previewed row by row
   await page.getByRole("button", { name: "Novo disparo" }).click();
   const dialog = page.getByRole("dialog", { name: "Novo disparo" });
   await dialog.getByLabel("Conexão").click();
   await page.getByRole("option", { name, exact: true }).click();
-  const csv = `numero,mensagem\n${numbers.join("\n")}\n`;
-  await dialog.getByTestId("disparo-csv-input").setInputFiles({ name: "clientes.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
   await dialog
     .getByTestId("disparo-message")
     .fill("{Olá|Oi|Bom dia} {primeiro_nome}! {Sua fatura|Seu boleto} de novembro {já está disponível|chegou}.");
@@ -75,6 +73,17 @@ test("20 disparos from a CSV: cards and progress move, cancel pending, restart e
   const [a, b] = await variants.allInnerTexts();
   assert.notEqual(a, b);
   assert.match(a, /^(Olá|Oi|Bom dia) Maria! (Sua fatura|Seu boleto) de novembro (já está disponível|chegou)\.$/);
+  const names = ["João Pereira", "Ana Lima", "Carla Souza"];
+  const csv = `numero,nome\n${numbers.map((n, i) => `${n},${names[i % 3]}`).join("\n")}\n`;
+  await dialog.getByTestId("disparo-csv-input").setInputFiles({ name: "clientes.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  const csvPreview = dialog.getByTestId("disparo-csv-preview");
+  await csvPreview.getByText("Prévia: as 3 primeiras de 20 linhas").waitFor();
+  const previewRows = await csvPreview.getByTestId("disparo-csv-preview-row").allInnerTexts();
+  assert.equal(previewRows.length, 3);
+  for (const [i, row] of previewRows.entries()) {
+    assert.ok(row.startsWith(`${numbers[i]} · ${names[i]}`), row);
+    assert.match(row, new RegExp(`(Olá|Oi|Bom dia) ${names[i].split(" ")[0]}! (Sua fatura|Seu boleto) de novembro`));
+  }
   // the e2e machine's clock may be outside business hours: send at any hour
   await dialog.getByLabel(/horário comercial/).uncheck();
   await settled(page);
@@ -136,6 +145,8 @@ test("20 disparos from a CSV: cards and progress move, cancel pending, restart e
   await cardIs(page, "enviado", (n) => n === 20 - cancelled);
   const phone = await admin.get(`/simulator/api/connections/${conn.id}/chats/${numbers[1]}`);
   assert.equal(phone.messages.filter((m) => m.fromMe).length, 1);
+  // the CSV's name reached the customer
+  assert.match(phone.messages.find((m) => m.fromMe).body, /^(Olá|Oi|Bom dia) Ana! /);
 
   // the status filter and the search on the loaded page
   await page.getByLabel("Status").click();
@@ -173,4 +184,46 @@ test("a bad CSV line is named and nothing is queued", async () => {
   await shot(page, "disparos-new-error-375-light");
   assert.equal((await admin.get("/disparos/stats"))["a enviar"], 0);
   await page.context().close();
+});
+
+test("Novo disparo with a CSV's first rows previewed, light and dark, 1366 and 375 px", async () => {
+  const page = await newPage(browser, { width: 1366, height: 900 });
+  await signIn(page);
+  const csv = [
+    "telefone;nome;mensagem;url",
+    "5511987650001;João Pereira;;",
+    "5511987650002;Ana Lima;Oi {primeiro_nome}, seu técnico chega amanhã às 9h.;",
+    "5511987650003;;;https://exemplo.com.br/fatura",
+    "5511987650004;Carla Souza;;",
+  ].join("\n");
+  try {
+    for (const theme of ["light", "dark"]) {
+      await admin.put("/settings/darkMode", { value: theme === "dark" ? "enabled" : "disabled" });
+      for (const width of [1366, 375]) {
+        await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+        await page.goto("/Disparos");
+        await page.getByRole("button", { name: "Novo disparo" }).click();
+        const dialog = page.getByRole("dialog", { name: "Novo disparo" });
+        await dialog.getByTestId("disparo-message").fill("{Olá|Oi} {primeiro_nome}, sua fatura de novembro chegou.");
+        await dialog
+          .getByTestId("disparo-csv-input")
+          .setInputFiles({ name: "clientes.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+        const preview = dialog.getByTestId("disparo-csv-preview");
+        await preview.getByText("Prévia: as 3 primeiras de 4 linhas").waitFor();
+        const rows = await preview.getByTestId("disparo-csv-preview-row").allInnerTexts();
+        assert.match(rows[0], /João Pereira\n+(Olá|Oi) João, sua fatura de novembro chegou\./);
+        assert.match(rows[1], /Oi Ana, seu técnico chega amanhã às 9h\./);
+        // no name: no gap; the link shown under the text
+        assert.match(rows[2], /(Olá|Oi), sua fatura de novembro chegou\.\n+https:\/\/exemplo\.com\.br\/fatura/);
+        await preview.scrollIntoViewIfNeeded();
+        await settled(page);
+        await shot(page, `disparos-new-preview-${width}-${theme}`);
+        await dialog.getByRole("button", { name: "Cancelar" }).click();
+        await dialog.waitFor({ state: "detached" });
+      }
+    }
+  } finally {
+    await admin.put("/settings/darkMode", { value: "disabled" });
+    await page.context().close();
+  }
 });

@@ -23,6 +23,7 @@ import type { ChannelFactory } from "./channels/channel.js";
 import { ChannelManager } from "./channels/manager.js";
 import { SimulatorHub } from "./channels/simulator/session.js";
 import { runAutoClose } from "./jobs/auto-close.js";
+import { registerOutboxFed } from "./jobs/outbox-fed.js";
 import { JobRunner } from "./jobs/runner.js";
 import { EventBus } from "./lib/events.js";
 import { MediaStore } from "./lib/media.js";
@@ -34,7 +35,6 @@ import { startAllSessions } from "./modules/connections/service.js";
 import { simulatorRoutes } from "./modules/connections/simulator.routes.js";
 import { createSimulatorStore } from "./modules/connections/simulator-store.js";
 import type { ConvDeps } from "./modules/outbox/deps.js";
-import { PRIORITY } from "./modules/outbox/enqueue.js";
 import { pruneIdempotencyKeys } from "./modules/outbox/idempotency.js";
 import { OutboxSender, type SenderOptions } from "./modules/outbox/sender.js";
 import { systemRoutes } from "./modules/system/routes.js";
@@ -258,11 +258,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   // disparos: one send job per connection, paced; the outbox's outcomes move the rows on
   const disparoDeps: disparos.DisparoDeps = { conv, clock: opts.clock ?? realClock, random: Math.random, wakeRunner: () => jobs.wake() };
-  jobs.register<{ whatsappId: number }>(disparos.SEND_JOB, (p, job) => disparos.runSend(disparoDeps, p.whatsappId, job.id));
-  jobs.every(disparos.SWEEP_JOB, 60_000, () => disparos.sweep(disparoDeps));
-  // only a disparo's send moves a disparo row (an agent's reply costs no look-up here)
-  ctx.events.on("message.sent", (p) => (p.priority === PRIORITY.disparo ? disparos.onMessageSent(disparoDeps, p.messageId) : undefined));
-  ctx.events.on("message.failed", (p) => disparos.onMessageFailed(disparoDeps, p.messageId, p.reason));
+  const jobHost = { db: database.db, clock: opts.clock ?? realClock, wakeRunner: () => jobs.wake() };
+  const disparoLife = registerOutboxFed(jobs, ctx.events, jobHost, disparos.disparoWork(disparoDeps));
 
   // the billing system (SGP / MK-AUTH) of the integration settings: one live adapter, its breaker and cache
   const billing = new BillingRegistry(opts.clock ?? realClock, { allow: config.allowedPrivateHosts, ...opts.billingHttp });
@@ -279,7 +276,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const botSteps = bots.createBotSteps(botDeps);
   jobs.register<{ messageId: number; ticketId: number }>(BOTS_INBOUND_JOB, (p) => bots.runMissedSteps(botDeps, botSteps, p));
   channels.setHandler(createInboundPipeline(conv, journal, botSteps));
-  ctx.events.on("whatsapp.session", (p) => (p.status === "CONNECTED" ? disparos.onConnected(disparoDeps, p.id) : undefined));
 
   // the dashboard's figures, cached a few seconds and dropped by ticket events
   const metrics = new MetricsCache({ ctx, clock: opts.clock ?? realClock, onlineUserIds: () => onlineUserIds(io) });
@@ -297,13 +293,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await ensureDefaultTemplate(database.db);
   // schedules: one send job per schedule at its time; the outbox's outcomes and the customer's replies move them on
   const scheduleDeps: schedules.ScheduleDeps = { conv, clock: opts.clock ?? realClock, wakeRunner: () => jobs.wake() };
-  jobs.register<{ id: number }>(schedules.SEND_JOB, async (p, job) => void (await schedules.runSchedule(scheduleDeps, p.id, job.id)));
-  jobs.every(schedules.SWEEP_JOB, 60_000, async () => void (await schedules.sweep(scheduleDeps)));
-  // schedules and API calls share their priority: only those are looked up
-  ctx.events.on("message.sent", (p) => (p.priority === PRIORITY.schedule ? schedules.onMessageSent(scheduleDeps, p.messageId) : undefined));
-  ctx.events.on("message.failed", (p) => schedules.onMessageFailed(scheduleDeps, p.messageId, p.reason));
+  const scheduleLife = registerOutboxFed(jobs, ctx.events, jobHost, schedules.scheduleWork(scheduleDeps));
   ctx.events.on("message.created", (p) => schedules.cancelOnCustomerReply(scheduleDeps, p.message, p.ticket));
-  ctx.events.on("whatsapp.session", (p) => (p.status === "CONNECTED" ? schedules.onConnected(scheduleDeps, p.id) : undefined));
 
   const guard = makeGuards(ctx);
   runGuardsFirst(app, guard);
@@ -342,8 +333,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // sessions (each replays its unfinished journal events first), the senders, the jobs
   await startAllSessions(ctx, channels);
   await sender.start();
-  await disparos.startDisparos(disparoDeps);
-  await schedules.startSchedules(scheduleDeps);
+  await disparoLife.start();
+  await scheduleLife.start();
   await jobs.start();
 
   let closed = false;

@@ -78,7 +78,7 @@ const rowsOf = async (whatsappId: number) =>
 
 const statusesOf = async (whatsappId: number) => (await rowsOf(whatsappId)).map((r) => r.status);
 
-async function create(whatsappId: number, rows: { number: string; message: string; url?: string }[], extra: object = {}) {
+async function create(whatsappId: number, rows: { number: string; message: string; url?: string; name?: string }[], extra: object = {}) {
   const res = await api(t, t.adminToken, "POST", "/disparos", { whatsappId, rows, ...extra });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { created: number; cancelled: number };
@@ -415,6 +415,49 @@ describe("disparos: creating", () => {
     expect(got.map((m) => m.media_type)).toEqual(["image", "image", "image"]);
     expect(got.find((m) => m.chat === b)?.body).toBe("Só pra você");
     expect(got.find((m) => m.chat === a)?.body).toMatch(/^Veja nossa (oferta|promoção)$/);
+  });
+
+  it("a CSV's `nome` column is the row's {nome} and {primeiro_nome}; an unknown number's contact is created with that name, a known one keeps its own", async () => {
+    const sim = await pairedSimulator(t);
+    await setPace(sim.whatsappId, { intervalMinMs: 0, intervalMaxMs: 0 });
+    const [a, b, c] = numbers(3);
+    await api(t, t.adminToken, "POST", "/contacts", { name: "Carla Cadastro", number: c });
+    const csv = `telefone,nome,mensagem\n${a},João da Silva,\n${b},,\n${c},Carla Planilha,Oi {nome}: sua fatura\n`;
+    const form = multipart({ whatsappId: String(sim.whatsappId), message: "Olá {primeiro_nome}, sua internet foi reativada" }, [
+      { field: "file", name: "clientes.csv", type: "text/csv", data: Buffer.from(csv) },
+    ]);
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/disparos",
+      headers: { ...bearer(t.adminToken), ...form.headers },
+      payload: form.payload,
+    });
+    expect(res.json()).toEqual({ created: 3, cancelled: 0 });
+    await drain();
+    const got = await received(sim);
+    expect(Object.fromEntries(got.map((m) => [m.chat, m.body]))).toEqual({
+      [a]: "Olá João, sua internet foi reativada",
+      // no name in the row, none known: no gap left
+      [b]: "Olá, sua internet foi reativada",
+      [c]: "Oi Carla Planilha: sua fatura",
+    });
+    const names = await t.ctx.db.execute<{ number: string; name: string }>(
+      sql`select number, name from contacts where number in (${a}, ${b}, ${c}) order by number`,
+    );
+    expect(names.rows).toEqual([
+      { number: a, name: "João da Silva" },
+      { number: b, name: b },
+      { number: c, name: "Carla Cadastro" },
+    ]);
+  });
+
+  it("JSON rows may carry the recipient's `name` for {nome}", async () => {
+    const sim = await pairedSimulator(t);
+    await setPace(sim.whatsappId, { intervalMinMs: 0, intervalMaxMs: 0 });
+    const [a] = numbers(1);
+    await create(sim.whatsappId, [{ number: a, name: "Beatriz Souza", message: "Bom dia, {primeiro_nome}!" }]);
+    await drain();
+    expect((await received(sim)).map((m) => m.body)).toEqual(["Bom dia, Beatriz!"]);
   });
 
   it("contacts by tag, one message for all", async () => {

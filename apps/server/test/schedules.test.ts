@@ -155,7 +155,7 @@ describe("schedules: sending at the time", () => {
 describe("schedules: cancel if the customer replies", () => {
   it("the customer's message cancels the pending schedule that asked for it; one that did not ask is sent", async () => {
     const { number, ticketId } = await openTicketOfAna();
-    const moot = await schedule(ana.token, ticketId, "Conseguiu testar a conexão?", localIn(120_000));
+    const moot = await schedule(ana.token, ticketId, "Conseguiu testar a conexão?", localIn(120_000), { cancelOnReply: true });
     const kept = await schedule(ana.token, ticketId, "Lembrete: visita técnica amanhã", localIn(120_000), { cancelOnReply: false });
     expect(moot.body.cancelOnReply).toBe(true);
     await customerSays(t, sim, number, "já voltou a internet, obrigado");
@@ -168,6 +168,23 @@ describe("schedules: cancel if the customer replies", () => {
     expect(texts.some((b) => b.includes("Conseguiu testar a conexão?"))).toBe(false);
     expect(texts.filter((b) => b.includes("Lembrete: visita técnica amanhã"))).toHaveLength(1);
     expect((await statusOf(kept.body.id)).status).toBe("sent");
+  });
+
+  it("a schedule made without `cancelOnReply` (the original client never sends it) is not canceled by a reply: it goes at its time", async () => {
+    const { number, ticketId } = await openTicketOfAna();
+    const plain = await schedule(ana.token, ticketId, "Sua fatura vence amanhã", localIn(120_000));
+    expect(plain.status, JSON.stringify(plain.body)).toBe(200);
+    expect(plain.body.cancelOnReply).toBe(false);
+    await customerSays(t, sim, number, "ok, obrigado");
+    // a schedule that asked to be canceled, made after it, is canceled by the same kind of message: the reply was handled
+    const asked = await schedule(ana.token, ticketId, "Conseguiu pagar?", localIn(120_000), { cancelOnReply: true });
+    await customerSays(t, sim, number, "paguei");
+    await eventually(async () => (await statusOf(asked.body.id)).status !== "pending", "the asking schedule canceled");
+    expect((await statusOf(plain.body.id)).status).toBe("pending");
+    fake.advance(120_000);
+    await drain();
+    expect((await agentTexts(number)).filter((b) => b.includes("Sua fatura vence amanhã"))).toHaveLength(1);
+    expect((await statusOf(plain.body.id)).status).toBe("sent");
   });
 });
 

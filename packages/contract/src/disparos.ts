@@ -106,6 +106,8 @@ const MAX_MESSAGE = 4096;
 
 export const disparoRowInput = z.object({
   number: z.string().trim().min(1, "Required").max(50, "Too Long!"),
+  /** the recipient's name for {nome} and {primeiro_nome} (else the contact's, when known) */
+  name: z.string().trim().max(200, "Too Long!").optional(),
   message: z.string().max(MAX_MESSAGE, "Too Long!").default(""),
   url: z.string().trim().max(2000, "Too Long!").optional(),
   mimetype: z.string().trim().max(200, "Too Long!").optional(),
@@ -199,6 +201,57 @@ export interface DisparosUpdate {
   stats: DisparoStats;
   /** a connection's disparos were paused by a burst of failed sends */
   alert?: { whatsappId: number; reason: "falhas" };
+}
+
+// ---------- a CSV's rows: the same columns on the server and in the dialog's preview ----------
+
+/** Column titles a CSV may use (case ignored); without any of them the columns are number, message, url. */
+export const DISPARO_CSV_COLUMNS = {
+  number: ["number", "numero", "número", "telefone", "phone", "whatsapp", "celular"],
+  message: ["message", "mensagem", "msg", "texto"],
+  url: ["url", "link", "midia", "mídia", "media"],
+  name: ["nome", "name", "cliente", "contato"],
+} as const;
+
+/** The variables a disparo's text may use: what each becomes for a recipient. */
+export const DISPARO_VARIABLES = ["{nome}", "{primeiro_nome}"] as const;
+
+export interface DisparoCsvRow {
+  /** names the row in a 400: "line.4" is the spreadsheet's line 4 */
+  label: string;
+  number: string;
+  message: string;
+  url: string;
+  name: string;
+}
+
+/**
+ * A CSV table's rows: titled columns in any order (Portuguese or English: numero, mensagem, url,
+ * nome), or without titles number,message,url; a row without a message takes `defaultMessage` (the
+ * dialog's).
+ */
+export function disparoRowsFromCsv(table: string[][], defaultMessage = ""): DisparoCsvRow[] {
+  if (table.length === 0) return [];
+  const head = table[0].map((h) => h.trim().toLowerCase());
+  const find = (names: readonly string[]) => head.findIndex((h) => names.includes(h));
+  const hasHeader = Object.values(DISPARO_CSV_COLUMNS).some((names) => find(names) !== -1);
+  // with titles, a column not named is absent (the number alone is looked for first in its place);
+  // without, the columns are number, message, url (a name is never guessed)
+  const col = (key: keyof typeof DISPARO_CSV_COLUMNS, place: number) => (hasHeader ? find(DISPARO_CSV_COLUMNS[key]) : place);
+  const found = col("number", 0);
+  const ni = found === -1 ? 0 : found;
+  const mi = col("message", 1);
+  const ui = col("url", 2);
+  const nai = col("name", -1);
+  const body = hasHeader ? table.slice(1) : table;
+  const first = hasHeader ? 2 : 1;
+  return body.map((r, i) => ({
+    label: `line.${i + first}`,
+    number: r[ni] ?? "",
+    message: ((mi === -1 ? "" : r[mi]) ?? "").trim() || defaultMessage,
+    url: (ui === -1 ? "" : r[ui]) ?? "",
+    name: ((nai === -1 ? "" : r[nai]) ?? "").trim(),
+  }));
 }
 
 // ---------- rendering: variables and spintax, the same on the server and in the dialog's preview ----------

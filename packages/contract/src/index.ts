@@ -7,6 +7,7 @@ export * from "./api.js";
 export * from "./settings.js";
 export type * from "./socket.js";
 export * from "./text.js";
+export * from "./csv.js";
 export * from "./disparos.js";
 export * from "./metrics.js";
 export * from "./contracts.js";

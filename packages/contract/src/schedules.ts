@@ -63,7 +63,7 @@ export const scheduleCreateBody = z.object({
   message: z.string().max(SCHEDULE_MAX_MESSAGE, "Too Long!"),
   /** "YYYY-MM-DDTHH:mm[:ss]" in the product's time zone, or with an explicit offset */
   when: z.string().trim().min(1, "Required").max(40),
-  /** cancel it when the customer writes before it goes (default true) */
+  /** cancel it when the customer writes before it goes; absent: false (the original client never sends it; the dialog ticks it) */
   cancelOnReply: z.boolean().optional(),
   /** signed with the author's name, as the chat's 'Assinar' does (default true) */
   sign: z.boolean().optional(),

@@ -1,3 +1,5 @@
+import { AppError } from "./errors.js";
+
 /**
  * Wall-clock time in the product's time zone (a setting, default America/Sao_Paulo), with the
  * platform's Intl data only: what "today", "this week" (from Monday) and "2026-11-23T09:30:00"
@@ -134,4 +136,17 @@ export function addLocalDays(instant: Date, days: number, timeZone: string): Dat
   const w = wallTime(instant, timeZone);
   const d = new Date(Date.UTC(w.year, w.month - 1, w.day + days));
   return zonedToUtc({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() }, timeZone);
+}
+
+/**
+ * A screen's day filter (documents 001 §5): `from` "…T00:00:00" inclusive; `to` "…T23:59:59" through
+ * the end of that second (a bare date: through the end of that day). In the product's zone; a bad
+ * value is a 400 naming the field.
+ */
+export function dayBound(value: string | undefined, zone: string, end: boolean): Date | undefined {
+  if (!value) return undefined;
+  const d = parseLocalDateTime(value, zone);
+  if (!d) throw new AppError("ERR_VALIDATION", 400, { [end ? "to" : "from"]: ["Invalid date"] });
+  if (!end) return d;
+  return new Date(d.getTime() + (/[T ]\d{2}:\d{2}/.test(value) ? 1000 : 86_400_000));
 }

@@ -21,6 +21,8 @@ export const disparos = pgTable(
     number: text("number").notNull(),
     /** the contact of the number, when known (at creation, or once sent) */
     contactId: integer("contact_id").references(() => contacts.id, { onDelete: "set null" }),
+    /** the recipient's name from the CSV's `nome` column (or a JSON row's `name`): {nome} and {primeiro_nome} when set */
+    name: text("name").notNull().default(""),
     /** the message as written: variables and spintax are rendered when the row is sent */
     message: text("message").notNull().default(""),
     /** the text sent (rendered once, seeded by the row's id) */

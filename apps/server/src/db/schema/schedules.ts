@@ -29,7 +29,7 @@ export const schedules = pgTable(
       .notNull()
       .default("pending"),
     reason: text("reason").notNull().default(""),
-    cancelOnReply: boolean("cancel_on_reply").notNull().default(true),
+    cancelOnReply: boolean("cancel_on_reply").notNull().default(false),
     /** signed with the author's name when sent (the chat's 'Assinar') */
     sign: boolean("sign").notNull().default(true),
     /** the message stored for it (once sent) */

@@ -1,4 +1,4 @@
-import { type Contact, type ContactUpdateBody, contactBody, normalizeNumber } from "@balcao/contract";
+import { type Contact, type ContactUpdateBody, contactBody, normalizeNumber, parseCsv } from "@balcao/contract";
 import { and, asc, count, desc, eq, inArray, like, or, type SQL, sql } from "drizzle-orm";
 import type { AppContext, SessionUser } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
@@ -241,41 +241,6 @@ export async function deleteAllContacts(ctx: AppContext): Promise<number> {
 }
 
 // ---------- CSV import ----------
-
-/** Splits CSV text into rows of fields: quotes, escaped quotes, CRLF, and `,` or `;` separators. */
-export function parseCsv(text: string): string[][] {
-  const firstLine = text.slice(0, text.indexOf("\n") === -1 ? undefined : text.indexOf("\n"));
-  const sep = (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ";" : ",";
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"' && field === "") quoted = true;
-    else if (c === sep) {
-      row.push(field);
-      field = "";
-    } else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-    } else field += c;
-  }
-  if (field !== "" || row.length) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows.filter((r) => r.some((f) => f.trim() !== ""));
-}
 
 const HEADERS = {
   name: ["name", "nome", "contato", "contact"],

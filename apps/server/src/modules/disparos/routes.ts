@@ -6,6 +6,8 @@ import {
   disparoCreateAnswer,
   disparoCreateBody,
   disparoOptOutSchema,
+  disparoRowsFromCsv,
+  parseCsv,
   disparosAnswer,
   disparoStatsSchema,
   disparosQuery,
@@ -19,7 +21,6 @@ import { AppError } from "../../lib/errors.js";
 import type { StoredMedia } from "../../lib/media.js";
 import { decodeTextUpload } from "../../lib/uploads.js";
 import { apiTokenOf, connectionByToken } from "../connections/token.js";
-import { parseCsv } from "../contacts/service.js";
 import { idempotencyKeyOf } from "../outbox/idempotency.js";
 import * as service from "./service.js";
 
@@ -47,7 +48,7 @@ export function disparoRoutes(deps: service.DisparoDeps, guard: Guards): Fastify
     );
 
     // JSON { whatsappId, rows | tagIds + message, startAt }, or multipart: whatsappId, message, startAt, a CSV file
-    // (number,message,url) and an optional media file sent with every row
+    // (number,message,url; titled columns may add nome) and an optional media file sent with every row
     app.post(
       "/disparos",
       {
@@ -57,7 +58,7 @@ export function disparoRoutes(deps: service.DisparoDeps, guard: Guards): Fastify
           tags,
           description:
             "Queues disparos on a connection. An invalid row rejects the whole request (400 naming the row); rows for contacts who opted out are stored cancelled. " +
-            "Multipart: fields whatsappId, message (for rows without one), startAt; files `file` (CSV number,message,url) and `media` (sent with every row).",
+            "Multipart: fields whatsappId, message (for rows without one), startAt; files `file` (CSV number,message,url; with titles in any order, plus `nome` for {nome}) and `media` (sent with every row).",
           headers: z.object({ "idempotency-key": z.string().max(200).optional() }).passthrough(),
           response: { 200: disparoCreateAnswer },
         },
@@ -72,6 +73,7 @@ export function disparoRoutes(deps: service.DisparoDeps, guard: Guards): Fastify
             ? body.rows.map((r, i) => ({
                 label: `rows.${i}`,
                 number: r.number,
+                name: r.name,
                 message: r.message ?? "",
                 url: r.url,
                 mimetype: r.mimetype,
@@ -103,7 +105,7 @@ export function disparoRoutes(deps: service.DisparoDeps, guard: Guards): Fastify
         const tagIds = fields.tagIds ? z.array(z.coerce.number().int().positive()).parse(fields.tagIds.split(",").filter(Boolean)) : [];
         if (!csv && !tagIds.length) throw new AppError("ERR_VALIDATION", 400, { file: ["Required"] });
         const raw = csv
-          ? service.rowsFromCsv(parseCsv((await decodeTextUpload(csv)).replace(/^\uFEFF/, "")), message)
+          ? disparoRowsFromCsv(parseCsv((await decodeTextUpload(csv)).replace(/^\uFEFF/, "")), message)
           : await service.rowsFromTags(ctx.db, tagIds, message);
         if (raw.length === 0) throw new AppError("ERR_VALIDATION", 400, { file: ["No rows"] });
         // the rows are checked before the media is stored: a refused request leaves nothing behind
@@ -132,7 +134,7 @@ export function disparoRoutes(deps: service.DisparoDeps, guard: Guards): Fastify
         schema: {
           tags,
           description:
-            "For outside bulk tools: `{ rows: [{ number, message, url?, mimetype? }], startAt? }` queued on the connection whose message-API token " +
+            "For outside bulk tools: `{ rows: [{ number, message, url?, mimetype?, name? }], startAt? }` queued on the connection whose message-API token " +
             "comes in `Authorization: Bearer`, `X_TOKEN` or `X-Token`. Same rules as POST /disparos.",
           headers: z.object({ "idempotency-key": z.string().max(200).optional() }).passthrough(),
           body: apiDisparoCreateBody,
@@ -149,6 +151,7 @@ export function disparoRoutes(deps: service.DisparoDeps, guard: Guards): Fastify
         const raw = req.body.rows.map((r, i) => ({
           label: `rows.${i}`,
           number: r.number,
+          name: r.name,
           message: r.message ?? "",
           url: r.url,
           mimetype: r.mimetype,

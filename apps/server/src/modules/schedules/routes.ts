@@ -33,8 +33,8 @@ export function scheduleRoutes(deps: service.ScheduleDeps, guard: Guards): Fasti
           tags,
           description:
             "Schedules a message on a ticket the user may open. `when`: local `YYYY-MM-DDTHH:mm:ss` in the product's time zone, or with an offset; " +
-            "at most a minute in the past. Sent through the ticket's connection, signed with the author's name. `cancelOnReply` (default true): " +
-            "canceled if the customer writes first. An `Idempotency-Key` makes a retry answer the first schedule (24 h, per user).",
+            "at most a minute in the past. Sent through the ticket's connection, signed with the author's name. `cancelOnReply` (default false, as the original client " +
+            "never sends it; the dialog sends true): canceled if the customer writes first. An `Idempotency-Key` makes a retry answer the first schedule (24 h, per user).",
           headers: z.object({ "idempotency-key": z.string().max(200).optional() }).passthrough(),
           body: scheduleCreateBody,
           response: { 200: scheduleSchema },

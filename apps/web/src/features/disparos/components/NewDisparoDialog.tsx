@@ -22,6 +22,7 @@ import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../api/http";
 import { toastSuccess } from "../../../lib/toast";
 import { useCreateDisparos, useDialogChoices, useUpdateDisparoConnection } from "../api/disparos";
+import { decodeCsv, previewCsv } from "../csv-preview";
 
 /** Two different renderings of the message (spintax picks per row): what two customers would read. */
 export function previewVariants(message: string, name: string): string[] {
@@ -51,8 +52,8 @@ function rowError(err: unknown, t: (k: string, o?: Record<string, unknown>) => s
 }
 
 /**
- * 'Novo disparo': the connection, the recipients (a CSV of number,message,url or contacts by tag),
- * the message with a preview of two variants, optional media, when to start, and the suggested
+ * 'Novo disparo': the connection, the recipients (a CSV of number,message,url,nome, its first rows
+ * previewed as they will be sent; or contacts by tag), the message with a preview of two variants, optional media, when to start, and the suggested
  * sending hours (08:00–20:00 São Paulo) set on the connection.
  */
 export function NewDisparoDialog({ open, onClose, connections }: { open: boolean; onClose: () => void; connections: DisparoConnection[] }) {
@@ -88,7 +89,24 @@ export function NewDisparoDialog({ open, onClose, connections }: { open: boolean
     if (current) setHours(current.windowStart !== "" || current.pending === 0);
   }, [current]);
 
-  const variants = useMemo(() => (message.trim() ? previewVariants(message, t("disparos.dialog.previewName")) : []), [message, t]);
+  // the chosen CSV read once; its first rows previewed as the server will render them
+  const [csvText, setCsvText] = useState<string | null>(null);
+  useEffect(() => {
+    setCsvText(null);
+    if (!csv) return;
+    let live = true;
+    void csv.arrayBuffer().then((bytes) => {
+      if (live) setCsvText(decodeCsv(bytes));
+    });
+    return () => {
+      live = false;
+    };
+  }, [csv]);
+  const csvRows = useMemo(() => (source === "csv" && csvText !== null ? previewCsv(csvText, message) : null), [source, csvText, message]);
+  const variants = useMemo(
+    () => (message.trim() && !csvRows ? previewVariants(message, t("disparos.dialog.previewName")) : []),
+    [message, csvRows, t],
+  );
   const hasLink = /https?:\/\//i.test(message);
   const ready = whatsappId !== "" && (source === "csv" ? !!csv : tagIds.length > 0) && (source === "csv" || !!message.trim() || !!media);
 
@@ -169,6 +187,36 @@ export function NewDisparoDialog({ open, onClose, connections }: { open: boolean
               </Typography>
             )}
             <FormHelperText>{t("disparos.dialog.csvHelp")}</FormHelperText>
+            {csvRows && (
+              <Paper variant="outlined" sx={{ p: 1.5, mt: 1 }} data-testid="disparo-csv-preview">
+                <Typography variant="caption" color="text.secondary">
+                  {csvRows.total > csvRows.rows.length
+                    ? t("disparos.dialog.csvPreviewFirst", { count: csvRows.total, shown: csvRows.rows.length })
+                    : t("disparos.dialog.csvPreview", { count: csvRows.total })}
+                </Typography>
+                {csvRows.rows.map((r) => (
+                  <Box key={r.label} sx={{ mt: 1 }} data-testid="disparo-csv-preview-row">
+                    <Typography variant="caption" color="text.secondary" component="div" sx={{ overflowWrap: "anywhere" }}>
+                      {r.name ? `${r.number} · ${r.name}` : r.number}
+                    </Typography>
+                    <Typography
+                      variant="body2"
+                      sx={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere", borderLeft: 3, borderColor: "success.main", pl: 1 }}
+                    >
+                      {r.text || <em>{t("disparos.dialog.csvPreviewEmpty")}</em>}
+                    </Typography>
+                    {r.url && (
+                      <Typography variant="caption" color="text.secondary" component="div" sx={{ pl: 1.4, overflowWrap: "anywhere" }}>
+                        {r.url}
+                      </Typography>
+                    )}
+                  </Box>
+                ))}
+                {!csvRows.hasNames && /\{\s*(nome|primeiro_nome)\s*\}/i.test(message) && (
+                  <FormHelperText sx={{ mt: 1 }}>{t("disparos.dialog.csvNoNames")}</FormHelperText>
+                )}
+              </Paper>
+            )}
           </Box>
         ) : (
           <TextField
