@@ -14,7 +14,7 @@ import { enqueueMessage, type OutboxContent } from "../outbox/enqueue.js";
 import { getSettingValues } from "../settings/service.js";
 import { loadMessage } from "../messages/queries.js";
 import { findTicket } from "../tickets/queries.js";
-import { afterTransition, transitionTicket } from "../tickets/transition.js";
+import { afterTransition, transitionTicket } from "../tickets/apply-transition.js";
 import { queueStep } from "./menu.js";
 import {
   type BotCommand,

@@ -30,7 +30,7 @@ import type { ConvDeps, Queued } from "../outbox/deps.js";
 import { enqueueMessage, type OutboxContent } from "../outbox/enqueue.js";
 import { claimKey, saveResult } from "../outbox/idempotency.js";
 import { getSettingValues, timeZoneOf } from "../settings/service.js";
-import { writeHistory } from "../tickets/transition.js";
+import { writeHistory } from "../tickets/apply-transition.js";
 import { type DisparoPace, decidePace, estimateFinish, localDay, type PaceState } from "./pacing.js";
 
 /**

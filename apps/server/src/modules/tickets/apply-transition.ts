@@ -5,7 +5,7 @@ import { ticketHistory, tickets } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
 import type { ConvDeps } from "../outbox/deps.js";
 import { enqueueMessage } from "../outbox/enqueue.js";
-import { type Actor, decideTransition, type HistoryReason, type TicketState, type TransitionRequest } from "./transitions.js";
+import { type Actor, decideTransition, type HistoryReason, type TicketState, type TransitionRequest } from "./state-machine.js";
 import { loadTicket } from "./queries.js";
 
 /**
