@@ -210,9 +210,18 @@ export function createBotSteps(deps: BotDeps) {
     const state = await botState(ctx.db, ticket.id);
     if (state?.paused || ticket.userId !== null || ticket.status === "closed") return;
     // 2. chat entries
-    if (message.mediaType === "chat" && (await chatEntryStep(deps, await entries(), message, ticket))) return;
+    const answered = message.mediaType === "chat" && (await chatEntryStep(deps, await entries(), message, ticket));
     const conn = await connectionInfo(ctx.db, ticket.whatsappId);
     if (!conn) return;
+    // the entry answered the content; a ticket without a queue still gets routed: the self-service starts, or the menu
+    // is shown (once: not while a bot conversation or the menu waits for an answer); Typebot starts with the next message
+    if (answered) {
+      if (ticket.queueId !== null || state?.step) return;
+      if (selfServiceDue(deps, conn, ticket, state))
+        await deps.enqueueJob(SELF_SERVICE_JOB, { ticketId: ticket.id, messageId: null }, { maxAttempts: 2 });
+      else if (!conn.typebot.enabled || state?.data.typebotOff) await menuStep(deps, ticket.id, "", conn);
+      return;
+    }
     // 3. the billing self-service ("before": no queue yet; "after": a queue, no agent yet), on the job runner
     if (selfServiceDue(deps, conn, ticket, state)) {
       await deps.enqueueJob(SELF_SERVICE_JOB, { ticketId: ticket.id, messageId: message.id }, { maxAttempts: 2 });
