@@ -57,7 +57,8 @@ import { scheduleRoutes } from "./modules/schedules/routes.js";
 import * as schedules from "./modules/schedules/service.js";
 import { type Clock, realClock } from "./lib/pace.js";
 import { contactRoutes } from "./modules/contacts/routes.js";
-import { BOTS_INBOUND_JOB, createInboundPipeline } from "./modules/messages/inbound.js";
+import { createChannelEventHandler } from "./modules/messages/channel-events.js";
+import { BOTS_INBOUND_JOB } from "./modules/messages/inbound.js";
 import { createJournal, type Journal, pruneJournal } from "./modules/messages/journal.js";
 import { messageWidLookup, publishMessage } from "./modules/messages/queries.js";
 import { messageRoutes } from "./modules/messages/routes.js";
@@ -273,7 +274,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   jobs.register<{ ticketId: number; messageId: number | null }>(bots.SELF_SERVICE_JOB, (p, job) => bots.runSelfServiceJob(botDeps, p, job));
   const botSteps = bots.createBotSteps(botDeps);
   jobs.register<{ messageId: number; ticketId: number }>(BOTS_INBOUND_JOB, (p) => bots.runMissedSteps(botDeps, botSteps, p));
-  channels.setHandler(createInboundPipeline(conv, journal, botSteps));
+  channels.setHandler(createChannelEventHandler(conv, journal, botSteps));
   ctx.events.on("whatsapp.session", (p) => (p.status === "CONNECTED" ? disparos.onConnected(disparoDeps, p.id) : undefined));
 
   // the dashboard's figures, cached a few seconds and dropped by ticket events
