@@ -274,7 +274,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   jobs.register<{ ticketId: number; messageId: number | null }>(bots.SELF_SERVICE_JOB, (p, job) => bots.runSelfServiceJob(botDeps, p, job));
   const botSteps = bots.createBotSteps(botDeps);
   jobs.register<{ messageId: number; ticketId: number }>(BOTS_INBOUND_JOB, (p) => bots.runMissedSteps(botDeps, botSteps, p));
-  channels.setHandler(createChannelEventHandler(conv, journal, botSteps));
+  channels.setHandler(createChannelEventHandler(conv, journal, { afterMessage: botSteps, quiet: bots.isOptOutAnswer }));
   ctx.events.on("whatsapp.session", (p) => (p.status === "CONNECTED" ? disparos.onConnected(disparoDeps, p.id) : undefined));
 
   // the dashboard's figures, cached a few seconds and dropped by ticket events

@@ -8,7 +8,7 @@ import type { BillingRegistry } from "../billing/registry.js";
 import type { SelfServiceState } from "../billing/self-service.js";
 import { runSelfServiceTurn } from "../billing/turn.js";
 import { type ConnectionInfo, connectionInfo } from "../connections/service.js";
-import { type DisparoDeps, handleOptOut } from "../disparos/service.js";
+import { type DisparoDeps, handleOptOut, optOutKey } from "../disparos/service.js";
 import type { ConvDeps, Queued } from "../outbox/deps.js";
 import { enqueueMessage, type OutboxContent } from "../outbox/enqueue.js";
 import { getSettingValues } from "../settings/service.js";
@@ -237,6 +237,21 @@ export function createBotSteps(deps: BotDeps) {
     // 5. the greeting and the queue menu
     await menuStep(deps, ticket.id, message.body, conn);
   };
+}
+
+/**
+ * Whether a customer's text is an opt-out answer (one of the opt-out words, the contact not marked
+ * yet): the inbound builder asks it before placing the message, so the answer reopens no ticket for
+ * an agent; the opt-out step (1.) marks the contact and confirms after the commit.
+ */
+export async function isOptOutAnswer(tx: DbOrTx, contactId: number, body: string): Promise<boolean> {
+  if (body.length > 60) return false;
+  const key = optOutKey(body);
+  if (!key) return false;
+  const { disparoOptOutWords } = await getSettingValues(tx, ["disparoOptOutWords"]);
+  if (!disparoOptOutWords.split(/[,;\n]/).some((w) => optOutKey(w) === key)) return false;
+  const { rows } = await tx.execute(sql`select 1 from contact_opt_outs where contact_id = ${contactId}`);
+  return rows.length === 0;
 }
 
 /**

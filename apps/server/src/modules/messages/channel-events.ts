@@ -3,7 +3,7 @@ import { createCallHandler } from "../calls/service.js";
 import { applyStatus } from "../connections/service.js";
 import type { ConvDeps } from "../outbox/deps.js";
 import { customerTyping } from "../tickets/typing.js";
-import { type AfterMessage, createMessageBuilder } from "./inbound.js";
+import { createMessageBuilder, type MessageBuilderHooks } from "./inbound.js";
 import { createInboundConfig } from "./inbound-config.js";
 import { type Journal, markDone } from "./journal.js";
 import { createMessageUpdates } from "./updates.js";
@@ -13,10 +13,10 @@ import { createMessageUpdates } from "./updates.js";
  * that owns it — messages to the message builder, acks/edits/deletions to the message updates,
  * the connection's status to connections, typing to tickets, calls to calls.
  */
-export function createChannelEventHandler(conv: ConvDeps, journal: Journal, afterMessage?: AfterMessage): ChannelEventHandler {
+export function createChannelEventHandler(conv: ConvDeps, journal: Journal, hooks: MessageBuilderHooks = {}): ChannelEventHandler {
   const { ctx } = conv;
   const config = createInboundConfig(ctx);
-  const receive = createMessageBuilder(conv, journal, config, afterMessage);
+  const receive = createMessageBuilder(conv, journal, config, hooks);
   const updates = createMessageUpdates(ctx, journal);
   const call = createCallHandler(conv, journal, config, receive);
   return async (whatsappId, event, journalId) => {

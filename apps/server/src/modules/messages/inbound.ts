@@ -48,6 +48,17 @@ interface Stored {
 export type AfterMessage = (message: Message, ticket: Ticket) => Promise<void>;
 
 /**
+ * Whether a customer's text asks nothing of an agent (an opt-out answer to a disparo): asked inside
+ * the message's transaction when the contact has no live ticket; such a message reopens nothing.
+ */
+export type QuietMessage = (tx: DbOrTx, contactId: number, body: string) => Promise<boolean>;
+
+export interface MessageBuilderHooks {
+  afterMessage?: AfterMessage;
+  quiet?: QuietMessage;
+}
+
+/**
  * The safety net of the bot steps: a job stored with each customer message, due a minute later,
  * removed once the steps ran after the commit. A crash in between leaves it: the job runner runs
  * the steps then (modules/bots: `runMissedSteps`).
@@ -57,7 +68,13 @@ const BOTS_SAFETY_DELAY_S = 60;
 
 export type ReceiveMessage = (whatsappId: number, msg: InboundMessage, journalId?: number) => Promise<void>;
 
-export function createMessageBuilder(conv: ConvDeps, journal: Journal, config: InboundConfig, afterMessage?: AfterMessage): ReceiveMessage {
+export function createMessageBuilder(
+  conv: ConvDeps,
+  journal: Journal,
+  config: InboundConfig,
+  hooks: MessageBuilderHooks = {},
+): ReceiveMessage {
+  const { afterMessage, quiet } = hooks;
   const { ctx } = conv;
   const db = ctx.db;
   const pictures = createProfilePictures(conv);
@@ -161,6 +178,7 @@ export function createMessageBuilder(conv: ConvDeps, journal: Journal, config: I
       live,
       reopenSeconds,
       soleQueueId: routesToSoleQueue ? conn.queues[0].id : undefined,
+      quiet: !live && !msg.fromMe && !msg.chat.isGroup && mediaType === "chat" && !!quiet && (await quiet(tx, contact.id, body)),
     });
     const ticket = placed.ticket;
 

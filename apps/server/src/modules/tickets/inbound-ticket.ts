@@ -37,6 +37,8 @@ export async function ticketForMessage(
     reopenSeconds: number;
     /** the connection's one queue, when it routes this message's new conversations there */
     soleQueueId: number | undefined;
+    /** the message asks for nothing from an agent (an opt-out answer): it joins the latest ticket as is, reopening nothing */
+    quiet?: boolean;
   },
 ): Promise<InboundTicket> {
   let ticket = a.live;
@@ -51,15 +53,30 @@ export async function ticketForMessage(
         and(
           eq(tickets.contactId, a.contactId),
           eq(tickets.whatsappId, a.whatsappId),
-          a.fromMe ? undefined : gt(tickets.updatedAt, sql`now() - make_interval(secs => ${a.reopenSeconds})`),
+          a.fromMe || a.quiet ? undefined : gt(tickets.updatedAt, sql`now() - make_interval(secs => ${a.reopenSeconds})`),
         ),
       )
       .orderBy(sql`${tickets.updatedAt} desc nulls last`)
       .limit(1)
       .for("update");
-    if (a.fromMe && recent) {
-      // our own message echoed by the engine (or sent from the phone): it joins the latest ticket as is
+    if ((a.fromMe || a.quiet) && recent) {
+      // our own message echoed by the engine (or sent from the phone), or an opt-out answer: it joins the latest ticket as is
       ticket = recent;
+    } else if (a.quiet) {
+      // an opt-out answer from a contact without a ticket here: kept in a closed one, as a disparo is
+      const [inserted] = await tx
+        .insert(tickets)
+        .values({ contactId: a.contactId, whatsappId: a.whatsappId, status: "closed", closedAt: new Date(), isGroup: a.isGroup })
+        .returning();
+      await writeHistory(tx, {
+        ticketId: inserted.id,
+        to: { status: "closed", queueId: null, userId: null },
+        actor: { kind: "customer" },
+        reason: "create",
+      });
+      changed = true;
+      created = true;
+      ticket = { id: inserted.id, status: inserted.status, queueId: inserted.queueId, userId: inserted.userId };
     } else if (recent && a.reopenSeconds > 0) {
       // the customer writes again within the window: the transition function reopens it
       const done = await transitionTicket(tx, recent.id, { kind: "customer" }, { type: "customerMessage" });
