@@ -1,7 +1,7 @@
 import type { Ticket } from "@balcao/contract";
 import { MEDIA_KEY, mediaTypeOf, servingHeaders, type StoredMedia } from "../../lib/media.js";
 import type { Queued } from "../outbox/deps.js";
-import { enqueueMessage, type OutboxContent } from "../outbox/enqueue.js";
+import { enqueueMessage, mediaContent, type OutboxContent } from "../outbox/enqueue.js";
 import type { BotDeps } from "./deps.js";
 
 /** What the bots say, through the outbox: texts, and media by address (our own files or an outside URL). */
@@ -22,7 +22,7 @@ export async function send(deps: BotDeps, ticket: Ticket, pieces: Piece[]): Prom
         body: p.body,
         content: p.content,
         media: p.media,
-        fileName: p.content.kind === "media" ? (p.content.fileName ?? null) : null,
+        fileName: p.content.kind === "media" ? p.content.fileName || null : null,
       });
       out.push({ id: q.id, whatsappId: q.whatsappId });
     }
@@ -53,18 +53,8 @@ export async function mediaPiece(deps: BotDeps, url: string, kind: "image" | "au
     }
   }
   if (!stored) return undefined;
+  // what is not an image, audio or video is sent as the kind the flow or entry asked for
   const mediaType = stored.mediaType === "image" || stored.mediaType === "audio" || stored.mediaType === "video" ? stored.mediaType : kind;
-  const voice = mediaType === "audio";
-  return {
-    body: caption,
-    media: stored,
-    content: {
-      kind: "media",
-      mediaType,
-      mediaKey: stored.key,
-      mimetype: stored.mimetype,
-      ...(caption && !voice && { caption }),
-      ...(voice && { ptt: true }),
-    },
-  };
+  // a bot's media carries no file name; audio goes as a voice note
+  return { body: caption, media: stored, content: mediaContent({ ...stored, mediaType }, "", caption, true) };
 }
