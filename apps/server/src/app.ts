@@ -28,6 +28,7 @@ import { EventBus } from "./lib/events.js";
 import { MediaStore } from "./lib/media.js";
 import { UploadReceiver } from "./lib/uploads.js";
 import { authRoutes } from "./modules/auth/routes.js";
+import { userFromToken } from "./modules/auth/tokens.js";
 import { createAuthStateStore } from "./modules/connections/auth-state.js";
 import { connectionRoutes } from "./modules/connections/routes.js";
 import { startAllSessions } from "./modules/connections/service.js";
@@ -182,7 +183,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerSecurityHeaders(app, config, () => frameOrigin);
   registerCors(app, config);
   await app.register(fastifyCookie);
-  registerApiDocsGate(app, ctx);
+  const userOfToken = (token: string) => userFromToken(ctx, token);
+  registerApiDocsGate(app, ctx, userOfToken);
   await app.register(fastifyMultipart, { limits: { fileSize: config.UPLOAD_LIMIT, files: 10, fields: 20, fieldSize: 100_000 } });
   await app.register(fastifySwagger, {
     openapi: {
@@ -301,7 +303,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   ctx.events.on("message.created", (p) => schedules.cancelOnCustomerReply(scheduleDeps, p.message, p.ticket));
   ctx.events.on("whatsapp.session", (p) => (p.status === "CONNECTED" ? schedules.onConnected(scheduleDeps, p.id) : undefined));
 
-  const guard = makeGuards(ctx);
+  const guard = makeGuards(userOfToken);
   runGuardsFirst(app, guard);
   for (const plugin of [
     authRoutes(ctx),
