@@ -2,8 +2,7 @@ import fastifyCookie from "@fastify/cookie";
 import fastifyMultipart from "@fastify/multipart";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
-import { sql } from "drizzle-orm";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { AppContext } from "./context.js";
@@ -22,7 +21,6 @@ import { createBaileysChannel } from "./channels/baileys/index.js";
 import type { ChannelFactory } from "./channels/channel.js";
 import { ChannelManager } from "./channels/manager.js";
 import { SimulatorHub } from "./channels/simulator/session.js";
-import { runAutoClose } from "./jobs/auto-close.js";
 import { JobRunner } from "./jobs/runner.js";
 import { EventBus } from "./lib/events.js";
 import { MediaStore } from "./lib/media.js";
@@ -36,9 +34,7 @@ import { simulatorRoutes } from "./modules/connections/simulator.routes.js";
 import { createSimulatorStore } from "./modules/connections/simulator-store.js";
 import type { ConvDeps } from "./modules/outbox/deps.js";
 import { PRIORITY } from "./modules/outbox/enqueue.js";
-import { pruneIdempotencyKeys } from "./modules/outbox/idempotency.js";
 import { OutboxSender, type SenderOptions } from "./modules/outbox/sender.js";
-import { systemRoutes } from "./modules/system/routes.js";
 import { metricsRoutes } from "./modules/metrics/routes.js";
 import { MetricsCache } from "./modules/metrics/service.js";
 import { disparoRoutes } from "./modules/disparos/routes.js";
@@ -46,7 +42,7 @@ import type { HttpOptions } from "./modules/billing/http.js";
 import { BillingRegistry } from "./modules/billing/registry.js";
 import { billingRoutes } from "./modules/billing/routes.js";
 import * as disparos from "./modules/disparos/service.js";
-import * as bots from "./modules/bots/service.js";
+import * as bots from "./modules/bots/module.js";
 import { botContentRoutes } from "./modules/bot-content/routes.js";
 import { registerDisparoRealtime } from "./realtime/disparos.js";
 import { registerContractRealtime } from "./realtime/contracts.js";
@@ -58,18 +54,18 @@ import { scheduleRoutes } from "./modules/schedules/routes.js";
 import * as schedules from "./modules/schedules/service.js";
 import { type Clock, realClock } from "./lib/pace.js";
 import { contactRoutes } from "./modules/contacts/routes.js";
-import { createChannelEventHandler } from "./modules/messages/channel-events.js";
-import { BOTS_INBOUND_JOB } from "./modules/messages/inbound.js";
-import { createJournal, type Journal, pruneJournal } from "./modules/messages/journal.js";
+import * as messages from "./modules/messages/module.js";
+import type { ModuleHost } from "./modules/module.js";
+import * as system from "./modules/system/module.js";
+import * as tickets from "./modules/tickets/module.js";
+import { createJournal, type Journal } from "./modules/messages/journal.js";
 import { messageWidLookup, publishMessage } from "./modules/messages/queries.js";
-import { messageRoutes } from "./modules/messages/routes.js";
 import { queueRoutes } from "./modules/queues/routes.js";
 import { quickAnswerRoutes } from "./modules/quick-answers/routes.js";
 import { BrandingStore } from "./modules/settings/branding.js";
 import { settingRoutes } from "./modules/settings/routes.js";
 import { getSettingValue } from "./modules/settings/service.js";
 import { tagRoutes } from "./modules/tags/routes.js";
-import { ticketRoutes } from "./modules/tickets/routes.js";
 import { userRoutes } from "./modules/users/routes.js";
 import { SessionCache } from "./modules/users/session-cache.js";
 import { bridgeCrudEvents, createRealtime, onlineUserIds, type RealtimeServer, refreshSocketUsers } from "./realtime/server.js";
@@ -244,48 +240,62 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   };
   // the one job runner
   const jobs = new JobRunner(ctx, { clock: opts.clock, ...(opts.jobBackoffMs && { backoffMs: opts.jobBackoffMs }) });
-  jobs.every("tickets.autoClose", config.AUTO_CLOSE_INTERVAL_S * 1000, async () => {
-    const n = await runAutoClose(conv);
-    if (n) ctx.log.info({ closed: n }, "auto-closed idle tickets");
-  });
-  jobs.every("system.prune", 6 * 3600 * 1000, async () => {
-    await pruneJournal(database.db);
-    await pruneIdempotencyKeys(database.db);
-    await database.db.execute(sql`delete from jobs where state = 'done' and updated_at < now() - interval '1 day'`);
-  });
+  const clock = opts.clock ?? realClock;
+  const guard = makeGuards(userOfToken);
+  runGuardsFirst(app, guard);
+
+  // the modules: each registers its listeners, jobs and routes (modules/module.ts)
+  const routes: FastifyPluginAsync[] = [];
+  const starts: (() => Promise<void>)[] = [];
+  const host: ModuleHost = {
+    ctx,
+    conv,
+    channels,
+    jobs,
+    clock,
+    guard,
+    routes: (...plugins) => void routes.push(...plugins),
+    onStart: (fn) => void starts.push(fn),
+  };
+  routes.push(
+    authRoutes(ctx),
+    userRoutes(ctx, guard),
+    queueRoutes(ctx, guard),
+    contactRoutes(conv, guard),
+    quickAnswerRoutes(ctx, guard),
+    tagRoutes(ctx, guard),
+    connectionRoutes(ctx, channels, guard),
+  );
+  tickets.register(host);
+  system.register(host);
 
   // disparos: one send job per connection, paced; the outbox's outcomes move the rows on
-  const disparoDeps: disparos.DisparoDeps = { conv, clock: opts.clock ?? realClock, random: Math.random, wakeRunner: () => jobs.wake() };
+  const disparoDeps: disparos.DisparoDeps = { conv, clock, random: Math.random, wakeRunner: () => jobs.wake() };
   jobs.register<{ whatsappId: number }>(disparos.SEND_JOB, (p, job) => disparos.runSend(disparoDeps, p.whatsappId, job.id));
   jobs.every(disparos.SWEEP_JOB, 60_000, () => disparos.sweep(disparoDeps));
   // only a disparo's send moves a disparo row (an agent's reply costs no look-up here)
   ctx.events.on("message.sent", (p) => (p.priority === PRIORITY.disparo ? disparos.onMessageSent(disparoDeps, p.messageId) : undefined));
   ctx.events.on("message.failed", (p) => disparos.onMessageFailed(disparoDeps, p.messageId, p.reason));
+  ctx.events.on("whatsapp.session", (p) => (p.status === "CONNECTED" ? disparos.onConnected(disparoDeps, p.id) : undefined));
+  routes.push(disparoRoutes(disparoDeps, guard));
 
   // the billing system (SGP / MK-AUTH) of the integration settings: one live adapter, its breaker and cache
-  const billing = new BillingRegistry(opts.clock ?? realClock, opts.billingHttp);
-  // the bots: after each customer message is committed, in order (opt-out, chat entries, self-service, Typebot, the queue menu)
-  const botDeps: bots.BotDeps = {
-    conv,
-    clock: opts.botClock ?? opts.clock ?? realClock,
-    disparos: disparoDeps,
-    enqueueJob: (name, payload, o) => jobs.enqueue(name, payload, o),
-    billing,
-  };
-  jobs.register<{ ticketId: number; messageId: number }>(bots.TYPEBOT_JOB, (p, job) => bots.runTypebotTurn(botDeps, p, job));
-  jobs.register<{ ticketId: number; messageId: number | null }>(bots.SELF_SERVICE_JOB, (p, job) => bots.runSelfServiceJob(botDeps, p, job));
-  const botSteps = bots.createBotSteps(botDeps);
-  jobs.register<{ messageId: number; ticketId: number }>(BOTS_INBOUND_JOB, (p) => bots.runMissedSteps(botDeps, botSteps, p));
-  channels.setHandler(createChannelEventHandler(conv, journal, { afterMessage: botSteps, quiet: bots.isOptOutAnswer }));
-  ctx.events.on("whatsapp.session", (p) => (p.status === "CONNECTED" ? disparos.onConnected(disparoDeps, p.id) : undefined));
+  const billing = new BillingRegistry(clock, opts.billingHttp);
+  routes.push(billingRoutes({ conv, registry: billing }, guard));
+  // the bots answer after each committed customer message; the message builder asks them what reopens nothing
+  const botHooks = bots.register(host, { clock: opts.botClock ?? clock, disparos: disparoDeps, billing });
+  routes.push(botContentRoutes(conv, guard));
+  messages.register(host, journal, botHooks);
 
   // the dashboard's figures, cached a few seconds and dropped by ticket events
-  const metrics = new MetricsCache({ ctx, clock: opts.clock ?? realClock, onlineUserIds: () => onlineUserIds(io) });
+  const metrics = new MetricsCache({ ctx, clock, onlineUserIds: () => onlineUserIds(io) });
+  routes.push(metricsRoutes(metrics, guard));
   // contracts: the PDF and the link on the job runner, the signed copy by e-mail
   const branding = new BrandingStore(config.dataDir);
+  routes.push(settingRoutes(ctx, guard, clock, branding));
   const contractDeps: contracts.ContractDeps = {
     conv,
-    clock: opts.clock ?? realClock,
+    clock,
     wakeRunner: () => jobs.wake(),
     files: new contracts.ContractFiles(config.dataDir),
     branding,
@@ -293,8 +303,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   jobs.register<{ contractId: number }>(contracts.GENERATE_JOB, (p) => contracts.runGenerate(contractDeps, p.contractId));
   jobs.register<{ contractId: number }>(contracts.MAIL_JOB, (p) => contracts.runMail(contractDeps, p.contractId));
   await contracts.ensureDefaultTemplate(database.db);
+  routes.push(contractRoutes(contractDeps, guard));
   // schedules: one send job per schedule at its time; the outbox's outcomes and the customer's replies move them on
-  const scheduleDeps: schedules.ScheduleDeps = { conv, clock: opts.clock ?? realClock, wakeRunner: () => jobs.wake() };
+  const scheduleDeps: schedules.ScheduleDeps = { conv, clock, wakeRunner: () => jobs.wake() };
   jobs.register<{ id: number }>(schedules.SEND_JOB, async (p, job) => void (await schedules.runSchedule(scheduleDeps, p.id, job.id)));
   jobs.every(schedules.SWEEP_JOB, 60_000, async () => void (await schedules.sweep(scheduleDeps)));
   // schedules and API calls share their priority: only those are looked up
@@ -302,32 +313,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   ctx.events.on("message.failed", (p) => schedules.onMessageFailed(scheduleDeps, p.messageId, p.reason));
   ctx.events.on("message.created", (p) => schedules.cancelOnCustomerReply(scheduleDeps, p.message, p.ticket));
   ctx.events.on("whatsapp.session", (p) => (p.status === "CONNECTED" ? schedules.onConnected(scheduleDeps, p.id) : undefined));
-
-  const guard = makeGuards(userOfToken);
-  runGuardsFirst(app, guard);
-  for (const plugin of [
-    authRoutes(ctx),
-    userRoutes(ctx, guard),
-    queueRoutes(ctx, guard),
-    contactRoutes(conv, guard),
-    quickAnswerRoutes(ctx, guard),
-    settingRoutes(ctx, guard, opts.clock ?? realClock, branding),
-    tagRoutes(ctx, guard),
-    connectionRoutes(ctx, channels, guard),
-    ticketRoutes(conv, guard),
-    messageRoutes(conv, guard),
-    systemRoutes(ctx, guard),
-    metricsRoutes(metrics, guard),
-    disparoRoutes(disparoDeps, guard),
-    contractRoutes(contractDeps, guard),
-    scheduleRoutes(scheduleDeps, guard),
-    messageApiRoutes(conv),
-    billingRoutes({ conv, registry: billing }, guard),
-    botContentRoutes(conv, guard),
-    ...(config.simulatorEnabled ? [simulatorRoutes(ctx, channels, simulator, guard)] : []),
-  ]) {
-    await app.register(plugin);
-  }
+  routes.push(scheduleRoutes(scheduleDeps, guard), messageApiRoutes(conv));
+  if (config.simulatorEnabled) routes.push(simulatorRoutes(ctx, channels, simulator, guard));
+  for (const plugin of routes) await app.register(plugin);
 
   app.get("/health", { schema: { hide: true } }, async () => ({ ok: true, engine: database.engine }));
 
@@ -341,6 +329,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await sender.start();
   await disparos.startDisparos(disparoDeps);
   await schedules.startSchedules(scheduleDeps);
+  for (const start of starts) await start();
   await jobs.start();
 
   let closed = false;
