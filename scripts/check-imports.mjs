@@ -92,6 +92,16 @@ export const RULES = [
     ({ from, to }) => from.startsWith(`${SERVER}db/`) && (to ?? "").startsWith(`${SERVER}modules/`),
   ),
   serverRule(
+    "server/http-imports-modules",
+    "http/ never imports modules/ (routes use http/; what http/ needs of a module, app.ts hands it)",
+    ({ from, to }) => from.startsWith(`${SERVER}http/`) && (to ?? "").startsWith(`${SERVER}modules/`),
+  ),
+  serverRule(
+    "server/contacts-imports-tickets",
+    "modules/contacts/ never imports modules/tickets/ (a ticket has a contact: tickets build on contacts)",
+    ({ from, to }) => from.startsWith(`${SERVER}modules/contacts/`) && (to ?? "").startsWith(`${SERVER}modules/tickets/`),
+  ),
+  serverRule(
     "server/service-imports-fastify",
     "a service.ts never imports fastify or @fastify/*",
     ({ from, to, specifier }) =>

@@ -148,6 +148,23 @@ test("the server rules: channels/ and db/ below modules/, no Fastify in a servic
   );
 });
 
+test("the server's one-way arrows: http/ below modules/, contacts/ below tickets/", () => {
+  const root = tree({
+    "apps/server/src/modules/auth/tokens.ts": "export const verify = (t: string) => t.length > 0;\n",
+    "apps/server/src/http/guards.ts": 'import { verify } from "../modules/auth/tokens.js";\nexport const guard = verify;\n',
+    "apps/server/src/modules/tickets/queries.ts": "export const canSee = () => true;\n",
+    "apps/server/src/modules/contacts/service.ts": 'import { canSee } from "../tickets/queries.js";\nexport const access = canSee;\n',
+    "apps/server/src/modules/tickets/service.ts": 'import { access } from "../contacts/service.js";\nexport const open = access;\n',
+  });
+  assert.deepEqual(
+    check(root, { only: "server" }).map((v) => v.message),
+    [
+      "server/http-imports-modules (http/ never imports modules/ (routes use http/; what http/ needs of a module, app.ts hands it)): apps/server/src/http/guards.ts:1 imports apps/server/src/modules/auth/tokens.ts",
+      "server/contacts-imports-tickets (modules/contacts/ never imports modules/tickets/ (a ticket has a contact: tickets build on contacts)): apps/server/src/modules/contacts/service.ts:1 imports apps/server/src/modules/tickets/queries.ts",
+    ],
+  );
+});
+
 test("a cycle made only of type imports fails too, with its path", () => {
   const root = tree({
     "apps/server/src/context.ts":

@@ -2,8 +2,7 @@ import fastifyCookie from "@fastify/cookie";
 import fastifyMultipart from "@fastify/multipart";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
-import { sql } from "drizzle-orm";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { AppContext } from "./context.js";
@@ -22,22 +21,20 @@ import { createBaileysChannel } from "./channels/baileys/index.js";
 import type { ChannelFactory } from "./channels/channel.js";
 import { ChannelManager } from "./channels/manager.js";
 import { SimulatorHub } from "./channels/simulator/session.js";
-import { runAutoClose } from "./jobs/auto-close.js";
 import { registerOutboxFed } from "./jobs/outbox-fed.js";
 import { JobRunner } from "./jobs/runner.js";
 import { EventBus } from "./lib/events.js";
 import { MediaStore } from "./lib/media.js";
 import { UploadReceiver } from "./lib/uploads.js";
 import { authRoutes } from "./modules/auth/routes.js";
+import { userFromToken } from "./modules/auth/tokens.js";
 import { createAuthStateStore } from "./modules/connections/auth-state.js";
 import { connectionRoutes } from "./modules/connections/routes.js";
 import { startAllSessions } from "./modules/connections/service.js";
 import { simulatorRoutes } from "./modules/connections/simulator.routes.js";
 import { createSimulatorStore } from "./modules/connections/simulator-store.js";
 import type { ConvDeps } from "./modules/outbox/deps.js";
-import { pruneIdempotencyKeys } from "./modules/outbox/idempotency.js";
 import { OutboxSender, type SenderOptions } from "./modules/outbox/sender.js";
-import { systemRoutes } from "./modules/system/routes.js";
 import { metricsRoutes } from "./modules/metrics/routes.js";
 import { MetricsCache } from "./modules/metrics/service.js";
 import { disparoRoutes } from "./modules/disparos/routes.js";
@@ -46,7 +43,7 @@ import { BillingRegistry } from "./modules/billing/registry.js";
 import { billingRoutes } from "./modules/billing/routes.js";
 import { registerAi } from "./modules/ai/index.js";
 import * as disparos from "./modules/disparos/service.js";
-import * as bots from "./modules/bots/service.js";
+import * as bots from "./modules/bots/module.js";
 import { botContentRoutes } from "./modules/bot-content/routes.js";
 import { registerDisparoRealtime } from "./realtime/disparos.js";
 import { registerContractRealtime } from "./realtime/contracts.js";
@@ -59,10 +56,12 @@ import { scheduleRoutes } from "./modules/schedules/routes.js";
 import * as schedules from "./modules/schedules/service.js";
 import { type Clock, realClock } from "./lib/pace.js";
 import { contactRoutes } from "./modules/contacts/routes.js";
-import { BOTS_INBOUND_JOB, createInboundPipeline } from "./modules/messages/inbound.js";
-import { createJournal, type Journal, pruneJournal } from "./modules/messages/journal.js";
+import * as messages from "./modules/messages/module.js";
+import type { ModuleHost } from "./modules/module.js";
+import * as system from "./modules/system/module.js";
+import * as tickets from "./modules/tickets/module.js";
+import { createJournal, type Journal } from "./modules/messages/journal.js";
 import { messageWidLookup, publishMessage } from "./modules/messages/queries.js";
-import { messageRoutes } from "./modules/messages/routes.js";
 import { queueRoutes } from "./modules/queues/routes.js";
 import { quickAnswerRoutes } from "./modules/quick-answers/routes.js";
 import { BrandingStore } from "./modules/settings/branding.js";
@@ -70,7 +69,6 @@ import { SettingsGate } from "./modules/settings/gate.js";
 import { settingRoutes } from "./modules/settings/routes.js";
 import { getSettingValue } from "./modules/settings/service.js";
 import { tagRoutes } from "./modules/tags/routes.js";
-import { ticketRoutes } from "./modules/tickets/routes.js";
 import { userRoutes } from "./modules/users/routes.js";
 import { SessionCache } from "./modules/users/session-cache.js";
 import { bridgeCrudEvents, createRealtime, onlineUserIds, type RealtimeServer, refreshSocketUsers } from "./realtime/server.js";
@@ -186,7 +184,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerSecurityHeaders(app, config, () => frameOrigin);
   registerCors(app, config);
   await app.register(fastifyCookie);
-  registerApiDocsGate(app, ctx);
+  const userOfToken = (token: string) => userFromToken(ctx, token);
+  registerApiDocsGate(app, ctx, userOfToken);
   await app.register(fastifyMultipart, { limits: { fileSize: config.UPLOAD_LIMIT, files: 10, fields: 20, fieldSize: 100_000 } });
   await app.register(fastifySwagger, {
     openapi: {
@@ -246,44 +245,60 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   };
   // the one job runner
   const jobs = new JobRunner(ctx, { clock: opts.clock, ...(opts.jobBackoffMs && { backoffMs: opts.jobBackoffMs }) });
-  jobs.every("tickets.autoClose", config.AUTO_CLOSE_INTERVAL_S * 1000, async () => {
-    const n = await runAutoClose(conv);
-    if (n) ctx.log.info({ closed: n }, "auto-closed idle tickets");
-  });
-  jobs.every("system.prune", 6 * 3600 * 1000, async () => {
-    await pruneJournal(database.db);
-    await pruneIdempotencyKeys(database.db);
-    await database.db.execute(sql`delete from jobs where state = 'done' and updated_at < now() - interval '1 day'`);
-  });
+  const clock = opts.clock ?? realClock;
+  const guard = makeGuards(userOfToken);
+  runGuardsFirst(app, guard);
+
+  // the modules: each registers its listeners, jobs and routes (modules/module.ts)
+  const routes: FastifyPluginAsync[] = [];
+  const starts: (() => Promise<void>)[] = [];
+  const host: ModuleHost = {
+    ctx,
+    conv,
+    channels,
+    jobs,
+    clock,
+    guard,
+    routes: (...plugins) => void routes.push(...plugins),
+    onStart: (fn) => void starts.push(fn),
+  };
+  routes.push(
+    authRoutes(ctx),
+    userRoutes(ctx, guard),
+    queueRoutes(ctx, guard),
+    contactRoutes(conv, guard),
+    quickAnswerRoutes(ctx, guard),
+    tagRoutes(ctx, guard),
+    connectionRoutes(ctx, channels, guard),
+  );
+  tickets.register(host);
+  system.register(host);
 
   // disparos: one send job per connection, paced; the outbox's outcomes move the rows on
-  const disparoDeps: disparos.DisparoDeps = { conv, clock: opts.clock ?? realClock, random: Math.random, wakeRunner: () => jobs.wake() };
-  const jobHost = { db: database.db, clock: opts.clock ?? realClock, wakeRunner: () => jobs.wake() };
+  const disparoDeps: disparos.DisparoDeps = { conv, clock, random: Math.random, wakeRunner: () => jobs.wake() };
+  const jobHost = { db: database.db, clock, wakeRunner: () => jobs.wake() };
   const disparoLife = registerOutboxFed(jobs, ctx.events, jobHost, disparos.disparoWork(disparoDeps));
+  routes.push(disparoRoutes(disparoDeps, guard));
 
   // the billing system (SGP / MK-AUTH) of the integration settings: one live adapter, its breaker and cache
-  const billing = new BillingRegistry(opts.clock ?? realClock, { allow: config.allowedPrivateHosts, ...opts.billingHttp });
-  // the bots: after each customer message is committed, in order (opt-out, chat entries, self-service, Typebot, the queue menu)
-  const botDeps: bots.BotDeps = {
-    conv,
-    clock: opts.botClock ?? opts.clock ?? realClock,
-    disparos: disparoDeps,
-    enqueueJob: (name, payload, o) => jobs.enqueue(name, payload, o),
-    billing,
-  };
-  jobs.register<{ ticketId: number; messageId: number }>(bots.TYPEBOT_JOB, (p, job) => bots.runTypebotTurn(botDeps, p, job));
-  jobs.register<{ ticketId: number; messageId: number | null }>(bots.SELF_SERVICE_JOB, (p, job) => bots.runSelfServiceJob(botDeps, p, job));
-  const botSteps = bots.createBotSteps(botDeps);
-  jobs.register<{ messageId: number; ticketId: number }>(BOTS_INBOUND_JOB, (p) => bots.runMissedSteps(botDeps, botSteps, p));
-  channels.setHandler(createInboundPipeline(conv, journal, botSteps));
+  const billing = new BillingRegistry(clock, { allow: config.allowedPrivateHosts, ...opts.billingHttp });
+  routes.push(billingRoutes({ conv, registry: billing }, guard, new SettingsGate(ctx, clock)));
+  // the bots answer after each committed customer message; the message builder asks them what reopens nothing
+  const botHooks = bots.register(host, { clock: opts.botClock ?? clock, disparos: disparoDeps, billing });
+  routes.push(botContentRoutes(conv, guard));
+  messages.register(host, journal, botHooks);
+  // AI assist: the transcription job (queued by a customer's voice note) and its routes
+  routes.push(registerAi({ conv, billing, jobs, clock, timeoutMs: opts.ai?.timeoutMs }, guard));
 
   // the dashboard's figures, cached a few seconds and dropped by ticket events
-  const metrics = new MetricsCache({ ctx, clock: opts.clock ?? realClock, onlineUserIds: () => onlineUserIds(io) });
+  const metrics = new MetricsCache({ ctx, clock, onlineUserIds: () => onlineUserIds(io) });
+  routes.push(metricsRoutes(metrics, guard));
   // contracts: the PDF and the link on the job runner, the signed copy by e-mail
   const branding = new BrandingStore(config.dataDir);
+  routes.push(settingRoutes(ctx, guard, clock, branding));
   const contractDeps: contracts.ContractDeps = {
     conv,
-    clock: opts.clock ?? realClock,
+    clock,
     wakeRunner: () => jobs.wake(),
     files: contracts.contractFiles(config.dataDir),
     branding,
@@ -291,37 +306,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   jobs.register<{ contractId: number }>(contracts.GENERATE_JOB, (p) => contracts.runGenerate(contractDeps, p.contractId));
   jobs.register<{ contractId: number }>(contracts.MAIL_JOB, (p) => contracts.runMail(contractDeps, p.contractId));
   await ensureDefaultTemplate(database.db);
+  routes.push(contractRoutes(contractDeps, guard));
   // schedules: one send job per schedule at its time; the outbox's outcomes and the customer's replies move them on
-  const scheduleDeps: schedules.ScheduleDeps = { conv, clock: opts.clock ?? realClock, wakeRunner: () => jobs.wake() };
+  const scheduleDeps: schedules.ScheduleDeps = { conv, clock, wakeRunner: () => jobs.wake() };
   const scheduleLife = registerOutboxFed(jobs, ctx.events, jobHost, schedules.scheduleWork(scheduleDeps));
   ctx.events.on("message.created", (p) => schedules.cancelOnCustomerReply(scheduleDeps, p.message, p.ticket));
-
-  const guard = makeGuards(ctx);
-  runGuardsFirst(app, guard);
-  for (const plugin of [
-    authRoutes(ctx),
-    userRoutes(ctx, guard),
-    queueRoutes(ctx, guard),
-    contactRoutes(conv, guard),
-    quickAnswerRoutes(ctx, guard),
-    settingRoutes(ctx, guard, opts.clock ?? realClock, branding),
-    tagRoutes(ctx, guard),
-    connectionRoutes(ctx, channels, guard),
-    ticketRoutes(conv, guard),
-    messageRoutes(conv, guard),
-    systemRoutes(ctx, guard),
-    metricsRoutes(metrics, guard),
-    disparoRoutes(disparoDeps, guard),
-    contractRoutes(contractDeps, guard),
-    scheduleRoutes(scheduleDeps, guard),
-    messageApiRoutes(conv),
-    billingRoutes({ conv, registry: billing }, guard, new SettingsGate(ctx, opts.clock ?? realClock)),
-    botContentRoutes(conv, guard),
-    registerAi({ conv, billing, jobs, clock: opts.clock ?? realClock, timeoutMs: opts.ai?.timeoutMs }, guard),
-    ...(config.simulatorEnabled ? [simulatorRoutes(ctx, channels, simulator, guard)] : []),
-  ]) {
-    await app.register(plugin);
-  }
+  routes.push(scheduleRoutes(scheduleDeps, guard), messageApiRoutes(conv));
+  if (config.simulatorEnabled) routes.push(simulatorRoutes(ctx, channels, simulator, guard));
+  for (const plugin of routes) await app.register(plugin);
 
   app.get("/health", { schema: { hide: true } }, async () => ({ ok: true, engine: database.engine }));
 
@@ -335,6 +327,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await sender.start();
   await disparoLife.start();
   await scheduleLife.start();
+  for (const start of starts) await start();
   await jobs.start();
 
   let closed = false;

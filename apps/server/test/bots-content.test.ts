@@ -99,7 +99,11 @@ describe("chat entries", () => {
     const num = "5511966600001";
     await customerSays(t, sim, num, "PLÁNOS");
     let phone = (await phoneOf(sim, num)).filter((m) => m.fromMe);
-    expect(phone.map((m) => [m.mediaType, m.body])).toEqual([["image", "Nossos planos: 300 Mb por R$ 99."]]);
+    // the entry, then the greeting and queue menu (the ticket still needs a queue)
+    expect(phone.map((m) => [m.mediaType, m.body.split("\n")[0]])).toEqual([
+      ["image", "Nossos planos: 300 Mb por R$ 99."],
+      ["chat", "Escolha:"],
+    ]);
     await customerSays(t, sim, num, "Pix!");
     phone = (await phoneOf(sim, num)).filter((m) => m.fromMe);
     expect(phone.at(-1)?.body).toBe("Chave PIX: 12.345.678/0001-90");
@@ -149,6 +153,29 @@ describe("chat entries", () => {
     } finally {
       await outside.close();
     }
+  });
+});
+
+describe("chat entries and the queue menu", () => {
+  it("a shortcut answered first still leaves the ticket to the menu: the menu follows once, and the customer's choice routes it", async () => {
+    await api(t, t.adminToken, "POST", "/chatbot", { shortcut: "horarios", message: "Atendemos das 8h às 18h.", url: "" });
+    const q1 = await createQueue(t, "Vendas");
+    const q2 = await createQueue(t, "Cobrança");
+    const s2 = await pairedSimulator(t, { queueIds: [q1, q2], greetingMessage: "Olá! Escolha um setor:" });
+    const num = "5511966600078";
+    await customerSays(t, s2, num, "Horários");
+    let phone = (await phoneOf(s2, num)).filter((m) => m.fromMe).map((m) => m.body);
+    expect(phone[0]).toBe("Atendemos das 8h às 18h.");
+    expect(phone[1]).toContain("Olá! Escolha um setor:");
+    expect(phone).toHaveLength(2);
+    // another shortcut while the menu waits: its answer, not the menu again
+    await customerSays(t, s2, num, "horarios");
+    phone = (await phoneOf(s2, num)).filter((m) => m.fromMe).map((m) => m.body);
+    expect(phone.slice(2)).toEqual(["Atendemos das 8h às 18h."]);
+    const pick = /\*(\d+)\* - Cobrança/.exec(phone[1])?.[1] ?? "";
+    await customerSays(t, s2, num, pick);
+    const [ticket] = (await api(t, t.adminToken, "GET", `/tickets?showAll=true&searchParam=${num}`)).body.tickets;
+    expect([ticket.status, ticket.queueId]).toEqual(["pending", q2]);
   });
 });
 

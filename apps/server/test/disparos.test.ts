@@ -333,6 +333,32 @@ describe("disparos: opt-out", () => {
     expect(await create(sim.whatsappId, [{ number: n, message: "bem-vindo de volta" }])).toEqual({ created: 1, cancelled: 0 });
   });
 
+  it("an opt-out answer to a disparo reopens nothing: the ticket stays closed, no agent's queue gets it, the confirmation goes out", async () => {
+    const sim = await pairedSimulator(t);
+    await setPace(sim.whatsappId, { intervalMinMs: 0, intervalMaxMs: 0 });
+    const [n] = numbers(1);
+    await create(sim.whatsappId, [{ number: n, message: "Promoção de fibra" }]);
+    await drain();
+    expect((await ticketOfContact(t, n)).map((x) => x.status)).toEqual(["closed"]);
+    await customerSays(t, sim, n, "SAIR");
+    const confirmation = "Pronto! Você não vai mais receber nossas mensagens automáticas. Se mudar de ideia, é só nos chamar.";
+    await until(
+      async () => (await phoneOf(sim, n)).filter((m) => m.fromMe).map((m) => m.body),
+      (b) => b.includes(confirmation),
+      "confirmation",
+    );
+    await settle(t);
+    const tickets = await ticketOfContact(t, n);
+    expect(tickets.map((x) => [x.status, x.userId, x.queueId])).toEqual([["closed", null, null]]);
+    // the answer is kept in the contact's history
+    const msgs = await api(t, t.adminToken, "GET", `/messages/${tickets[0].id}`);
+    expect(msgs.body.messages.map((m: { body: string }) => m.body)).toContain("SAIR");
+    const { rows } = await t.ctx.db.execute<{ reason: string }>(
+      sql`select reason from ticket_history where ticket_id = ${tickets[0].id} order by id`,
+    );
+    expect(rows.map((r) => r.reason)).toEqual(["create"]);
+  });
+
   it("the words are a setting (comma-separated)", async () => {
     const sim = await pairedSimulator(t);
     await api(t, t.adminToken, "PUT", "/settings/disparoOptOutWords", { value: "PARAR, SAIR" });

@@ -218,6 +218,27 @@ describe("closed tickets", () => {
     expect(rows[0]).toMatchObject({ id: first.id, status: "pending", user_id: null, queue_id: support });
   });
 
+  it("the ticket's history records what the customer's messages did: created, routed to the sole queue, reopened", async () => {
+    const n = "5511900000013";
+    await customerSays(t, single, n, "oi");
+    const first = (await ticketsOf(n, single.whatsappId)).rows[0];
+    expect((await api(t, t.adminToken, "PUT", `/tickets/${first.id}`, { status: "closed" })).status).toBe(200);
+    await customerSays(t, single, n, "voltei");
+    const { rows } = await t.ctx.db.execute<{
+      reason: string;
+      actor: string;
+      from_status: string | null;
+      to_status: string;
+      queue_id: number | null;
+    }>(sql`select reason, actor, from_status, to_status, queue_id from ticket_history where ticket_id = ${first.id} order by id`);
+    expect(rows.map((r) => [r.reason, r.actor, r.from_status, r.to_status, r.queue_id])).toEqual([
+      ["create", "customer", null, "pending", null],
+      ["queue", "bot", "pending", "pending", support],
+      ["finish", "user", "pending", "closed", support],
+      ["customer", "customer", "closed", "pending", support],
+    ]);
+  });
+
   it("after the window a new pending ticket is opened", async () => {
     const n = "5511900000011";
     await customerSays(t, single, n, "oi");

@@ -5,7 +5,7 @@ import {
   requestFromUpdate,
   type TicketState,
   type TransitionRequest,
-} from "../src/modules/tickets/transitions.js";
+} from "../src/modules/tickets/state-machine.js";
 
 /** The ticket transition function as a table: actor × state × request → outcome. */
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../context.js";
 import { AppError } from "../lib/errors.js";
-import { bearerToken, userFromToken } from "./guards.js";
+import { bearerToken, type UserOfToken } from "./guards.js";
 import { inlinePageCsp } from "./security.js";
 
 const COOKIE = "balcao_docs";
@@ -43,13 +43,13 @@ const GATE_PAGE = `<!doctype html>
  * httpOnly, SameSite=Strict cookie scoped to /api-docs that lasts as long as that token; no token
  * ever travels in a URL. API clients may send their bearer token instead.
  */
-export function registerApiDocsGate(app: FastifyInstance, ctx: AppContext) {
+export function registerApiDocsGate(app: FastifyInstance, ctx: AppContext, userOfToken: UserOfToken) {
   if (!ctx.config.isProduction) return;
   const csp = inlinePageCsp(GATE_PAGE);
 
   app.post("/api-docs/session", { schema: { hide: true } }, async (req, reply) => {
     const token = bearerToken(req.headers.authorization);
-    const user = token ? await userFromToken(ctx, token) : null;
+    const user = token ? await userOfToken(token) : null;
     if (!token || !user) throw new AppError("ERR_SESSION_EXPIRED", 401);
     if (user.profile !== "admin") throw new AppError("ERR_NO_PERMISSION");
     reply.setCookie(COOKIE, token, {
@@ -66,7 +66,7 @@ export function registerApiDocsGate(app: FastifyInstance, ctx: AppContext) {
     const path = req.url.split("?")[0];
     if (!/^\/api-docs(\/|$)/.test(path) || path === "/api-docs/session") return;
     const token = bearerToken(req.headers.authorization) ?? req.cookies[COOKIE];
-    const user = token ? await userFromToken(ctx, token) : null;
+    const user = token ? await userOfToken(token) : null;
     if (user?.profile === "admin") return;
     const page =
       req.method === "GET" && (path === "/api-docs" || path === "/api-docs/") && (req.headers.accept ?? "").includes("text/html");

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { AppContext, SessionUser } from "../context.js";
+import type { SessionUser } from "../context.js";
 import { AppError } from "../lib/errors.js";
-import { verifyAccessToken } from "../modules/auth/tokens.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -21,12 +20,8 @@ export function bearerToken(header: string | undefined): string | undefined {
   return scheme?.toLowerCase() === "bearer" && token ? token : undefined;
 }
 
-/** Resolves an access token to the current user, or null when invalid, expired or revoked. */
-export async function userFromToken(ctx: AppContext, token: string): Promise<SessionUser | null> {
-  const claims = await verifyAccessToken(ctx.config, token);
-  if (!claims) return null;
-  return ctx.sessions.get(Number(claims.sub), claims.v);
-}
+/** Resolves an access token to the current user, or null when invalid, expired or revoked (modules/auth gives it). */
+export type UserOfToken = (token: string) => Promise<SessionUser | null>;
 
 export type Guard = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
@@ -55,11 +50,11 @@ export function runGuardsFirst(app: FastifyInstance, guards: Guards) {
   });
 }
 
-export function makeGuards(ctx: AppContext): Guards {
+export function makeGuards(userOfToken: UserOfToken): Guards {
   const user: Guard = async (req) => {
     const token = bearerToken(req.headers.authorization);
     if (!token) throw new AppError("ERR_SESSION_EXPIRED", 401);
-    const found = await userFromToken(ctx, token);
+    const found = await userOfToken(token);
     if (!found) throw new AppError("ERR_SESSION_EXPIRED", 403);
     req.user = found;
   };

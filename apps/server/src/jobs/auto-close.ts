@@ -2,7 +2,7 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import { tickets } from "../db/schema/index.js";
 import type { ConvDeps } from "../modules/outbox/deps.js";
 import { getSettingValue } from "../modules/settings/service.js";
-import { afterTransition, type Transitioned, transitionTicket } from "../modules/tickets/transition.js";
+import { afterTransition, type Transitioned, transitionTicket } from "../modules/tickets/apply-transition.js";
 
 const BATCH = 200;
 

@@ -4,7 +4,8 @@ import { Server, type Socket } from "socket.io";
 import type { AppContext, SessionUser } from "../context.js";
 import { eq } from "drizzle-orm";
 import { tickets } from "../db/schema/index.js";
-import { bearerToken, userFromToken } from "../http/guards.js";
+import { bearerToken } from "../http/guards.js";
+import { userFromToken } from "../modules/auth/tokens.js";
 import { extraOrigins, originAllowed } from "../http/security.js";
 import { contactVisible } from "../modules/contacts/service.js";
 

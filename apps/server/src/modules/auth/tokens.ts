@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import { SignJWT, jwtVerify } from "jose";
 import type { Config } from "../../config.js";
+import type { AppContext, SessionUser } from "../../context.js";
 
 export interface AccessClaims {
   sub: string;
@@ -29,6 +30,13 @@ export async function verifyAccessToken(config: Config, token: string): Promise<
   } catch {
     return null;
   }
+}
+
+/** Resolves an access token to the current user, or null when invalid, expired or revoked. */
+export async function userFromToken(ctx: AppContext, token: string): Promise<SessionUser | null> {
+  const claims = await verifyAccessToken(ctx.config, token);
+  if (!claims) return null;
+  return ctx.sessions.get(Number(claims.sub), claims.v);
 }
 
 export function newRefreshToken(): { token: string; hash: string; family: string } {

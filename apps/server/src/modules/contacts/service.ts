@@ -5,7 +5,7 @@ import type { DbOrTx } from "../../db/client.js";
 import { auditLog, contactExtraInfo, contactTags, contacts, tags, tickets } from "../../db/schema/index.js";
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
 import { containsPattern, iso, likeEscape, pageWindow } from "../../lib/sql.js";
-import { canSee, visibleTo } from "../tickets/queries.js";
+import { canSee, visibleTo } from "../access/visibility.js";
 
 type ContactRow = typeof contacts.$inferSelect;
 

@@ -7,7 +7,7 @@ import { contactOf } from "../contacts/service.js";
 import type { Queued } from "../outbox/deps.js";
 import { enqueueMessage, mediaContent, type OutboxContent } from "../outbox/enqueue.js";
 import { timeZoneOf } from "../settings/service.js";
-import { writeHistory } from "../tickets/transition.js";
+import { writeHistory } from "../tickets/apply-transition.js";
 import { type DisparoDeps, wakeJob } from "./deps.js";
 import { publishChange } from "./listing.js";
 import { lockSettings, paceOf, stateOf } from "./pace-settings.js";

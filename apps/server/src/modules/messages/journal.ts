@@ -106,3 +106,13 @@ export async function pruneJournal(db: Db, days = 2): Promise<number> {
     select count(*)::int as n from d`);
   return rows[0]?.n ?? 0;
 }
+
+/** Marks a journaled event handled when nothing else was written for it. */
+export function markDone(journal: Journal, journalId: number | undefined): Promise<void> {
+  return journalId === undefined ? Promise.resolve() : journal.done(journalId);
+}
+
+/** The journal's done step as a CTE to append to the statement of an event's effects (empty without a journal row). */
+export function doneStep(journal: Journal, journalId: number | undefined): SQL {
+  return journalId === undefined ? sql`` : sql`, j as (${journal.doneStatement(journalId)})`;
+}

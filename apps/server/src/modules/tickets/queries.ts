@@ -1,10 +1,11 @@
 import type { Tag, Ticket } from "@balcao/contract";
-import { and, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SessionUser } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import { tickets } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
 import { iso } from "../../lib/sql.js";
+import { canSee } from "../access/visibility.js";
 
 /**
  * How tickets are read: one query joins the contact, user, queue, connection and tags of a whole
@@ -137,29 +138,8 @@ export function ticketFromRow(r: TicketSqlRow, contact: Ticket["contact"]): Tick
   };
 }
 
-/**
- * Who may see (and act on) a ticket: admins all; others their own tickets, the tickets of their
- * queues, and tickets not yet routed to a queue (as the original client shows them).
- */
-export function canSee(
-  user: Pick<SessionUser, "id" | "profile" | "queueIds">,
-  t: { queueId: number | null; userId: number | null },
-): boolean {
-  if (user.profile === "admin") return true;
-  if (t.userId === user.id) return true;
-  if (t.queueId === null) return true;
-  return user.queueIds.includes(t.queueId);
-}
-
-/** The same rule as SQL, for lists. */
-export function visibleTo(user: SessionUser): SQL | undefined {
-  if (user.profile === "admin") return undefined;
-  return or(
-    eq(tickets.userId, user.id),
-    isNull(tickets.queueId),
-    user.queueIds.length ? inArray(tickets.queueId, user.queueIds) : undefined,
-  );
-}
+// the visibility rule lives below both tickets and contacts (modules/access); its users import it from here as before
+export { canSee, visibleTo } from "../access/visibility.js";
 
 /** A ticket the user may see, or ERR_NO_TICKET_FOUND / ERR_NO_PERMISSION. */
 export async function ticketFor(db: DbOrTx, user: SessionUser, id: number): Promise<Ticket> {

@@ -11,8 +11,8 @@ import { verifyOnWhatsapp } from "../contacts/whatsapp.js";
 import { timeZoneOf } from "../settings/service.js";
 import type { ConvDeps } from "../outbox/deps.js";
 import { canSee, hydrate, liveTicketOf, loadTicket, loadTickets, ticketFor, visibleTo } from "./queries.js";
-import { afterTransition, transitionTicket, writeHistory } from "./transition.js";
-import { type Actor, requestFromUpdate } from "./transitions.js";
+import { afterTransition, transitionTicket, writeHistory } from "./apply-transition.js";
+import { type Actor, requestFromUpdate } from "./state-machine.js";
 
 export interface TicketsQuery {
   searchParam: string;
@@ -228,7 +228,7 @@ export function actorOf(user: SessionUser): Actor {
 /**
  * PUT /tickets/:id — the body says what is asked (accept, reopen, finish, transfer to a user
  * and/or a queue, back to waiting, or a change of queue or connection), `requestFromUpdate` reads
- * it and `decideTransition` rules on it (tickets/transitions.ts): only the owner acts on an open
+ * it and `decideTransition` rules on it (tickets/state-machine.ts): only the owner acts on an open
  * ticket, besides admins and supervisors; finishing queues the connection's farewell.
  */
 export async function updateTicket(conv: ConvDeps, user: SessionUser, id: number, input: TicketUpdate): Promise<Ticket> {

@@ -5,7 +5,7 @@ import { ticketHistory, tickets } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
 import type { ConvDeps } from "../outbox/deps.js";
 import { enqueueMessage } from "../outbox/enqueue.js";
-import { type Actor, decideTransition, type HistoryReason, type TicketState, type TransitionRequest } from "./transitions.js";
+import { type Actor, decideTransition, type HistoryReason, type TicketState, type TransitionRequest } from "./state-machine.js";
 import { loadTicket } from "./queries.js";
 
 /**
@@ -32,6 +32,8 @@ export interface Transitioned {
   ticketId: number;
   changed: boolean;
   previous: { status: Ticket["status"]; queueId: number | null; userId: number | null };
+  /** status, queue and owner after it (the same as `previous` when nothing changed) */
+  next: { status: Ticket["status"]; queueId: number | null; userId: number | null };
   /** messages queued by the transition (the farewell), to publish and send */
   queued: { id: number; whatsappId: number }[];
 }
@@ -92,7 +94,7 @@ async function applyDecision(tx: DbOrTx, row: LockedRow, actor: Actor, req: Tran
   if (!outcome.ok) throw new AppError(outcome.error);
   const previous = { status: before.status, queueId: before.queueId, userId: before.userId };
   const queued: Transitioned["queued"] = [];
-  if (!outcome.changed) return { ticketId: row.id, changed: false, previous, queued };
+  if (!outcome.changed) return { ticketId: row.id, changed: false, previous, next: previous, queued };
   const next = outcome.next;
   const closing = before.status !== "closed" && next.status === "closed";
   await tx
@@ -132,7 +134,7 @@ async function applyDecision(tx: DbOrTx, row: LockedRow, actor: Actor, req: Tran
     });
     queued.push({ id: m.id, whatsappId: m.whatsappId });
   }
-  return { ticketId: row.id, changed: true, previous, queued };
+  return { ticketId: row.id, changed: true, previous, next: { status: next.status, queueId: next.queueId, userId: next.userId }, queued };
 }
 
 /** After the commit: the ticket's new state is published, and what it queued is sent and shown. */

@@ -1,0 +1,83 @@
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "../../db/client.js";
+import type { SelfServiceState } from "../billing/self-service.js";
+import type { ChoiceItem } from "./typebot.js";
+
+/** A ticket's bot state (bot_sessions): the step waiting for an answer, Typebot's session, the flags that outlive a step, the pause. */
+export interface BotState {
+  step: string | null;
+  sessionId: string | null;
+  data: {
+    choices?: ChoiceItem[];
+    typebotOff?: boolean;
+    /** the self-service machine's state (step "selfservice") */
+    selfService?: SelfServiceState;
+    /** the self-service handed over: it does not start again on this ticket */
+    selfServiceDone?: boolean;
+  };
+  expiresAt: Date | null;
+  paused: boolean;
+}
+
+export async function botState(db: DbOrTx, ticketId: number): Promise<BotState | undefined> {
+  const { rows } = await db.execute<{
+    step: string | null;
+    session_id: string | null;
+    data: unknown;
+    expires_at: string | Date | null;
+    paused_at: string | Date | null;
+  }>(sql`select step, session_id, data, expires_at, paused_at from bot_sessions where ticket_id = ${ticketId}`);
+  const r = rows[0];
+  if (!r) return undefined;
+  return {
+    step: r.step,
+    sessionId: r.session_id,
+    data: (typeof r.data === "string" ? JSON.parse(r.data) : r.data) ?? {},
+    expiresAt: r.expires_at ? new Date(r.expires_at) : null,
+    paused: r.paused_at !== null,
+  };
+}
+
+export async function saveState(
+  db: DbOrTx,
+  ticketId: number,
+  s: { step: string | null; sessionId?: string | null; data?: BotState["data"]; expiresAt?: Date | null },
+): Promise<void> {
+  const data = JSON.stringify(s.data ?? {});
+  const expires = s.expiresAt ? s.expiresAt.toISOString() : null;
+  await db.execute(sql`
+    insert into bot_sessions (ticket_id, step, session_id, data, expires_at, updated_at)
+    values (${ticketId}, ${s.step}, ${s.sessionId ?? null}, ${data}::jsonb, ${expires}::timestamptz, now())
+    on conflict (ticket_id) do update set step = excluded.step, session_id = excluded.session_id, data = excluded.data,
+      expires_at = excluded.expires_at, updated_at = now()`);
+}
+
+/** A human wrote in the ticket (an agent, or someone at the phone): no bot answers there any more. */
+export async function pauseBots(db: DbOrTx, ticketId: number): Promise<void> {
+  await db.execute(sql`
+    insert into bot_sessions (ticket_id, paused_at) values (${ticketId}, now())
+    on conflict (ticket_id) do update set paused_at = coalesce(bot_sessions.paused_at, now()), step = null, session_id = null,
+      data = '{}'::jsonb, updated_at = now()`);
+}
+
+/** The flags of a ticket's bot state that outlive a step. */
+export function keep(state: BotState | undefined): BotState["data"] {
+  return {
+    ...(state?.data.typebotOff && { typebotOff: true }),
+    ...(state?.data.selfServiceDone && { selfServiceDone: true }),
+  };
+}
+
+const turns = new Map<number, Promise<void>>();
+
+/** One turn at a time per ticket (in this process): a flow hears the customer's messages in order. */
+export function serial(ticketId: number, fn: () => Promise<void>): Promise<void> {
+  const prev = turns.get(ticketId) ?? Promise.resolve();
+  const next = prev.catch(() => undefined).then(fn);
+  const tail = next.catch(() => undefined);
+  turns.set(ticketId, tail);
+  void tail.then(() => {
+    if (turns.get(ticketId) === tail) turns.delete(ticketId);
+  });
+  return next;
+}

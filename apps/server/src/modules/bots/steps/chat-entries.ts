@@ -1,0 +1,54 @@
+import type { Message, Ticket } from "@balcao/contract";
+import { chatEntries } from "../../../db/schema/index.js";
+import { type BotDeps, type BotStep, SELF_SERVICE_JOB } from "../deps.js";
+import { mediaPiece, type Piece, send, text } from "../send.js";
+import { looseKey } from "../typebot.js";
+import { menuStep } from "./menu.js";
+import { selfServiceDue } from "./self-service.js";
+
+type ChatEntryRow = typeof chatEntries.$inferSelect;
+
+/**
+ * 3. Chat entries (shortcuts; case and accents ignored): the entry's text and image. The entry
+ * answers the content; a ticket without a queue still gets routed: the self-service starts, or the
+ * menu is shown (once: not while a bot conversation or the menu waits for an answer); Typebot
+ * starts with the next message.
+ */
+export function chatEntryStep(deps: BotDeps): BotStep {
+  const { ctx } = deps.conv;
+  // the chat entries, read again after a change (or 10 s, for other processes' changes)
+  let cached: { at: number; rows: ChatEntryRow[] } | undefined;
+  ctx.events.on("chatbot.changed", () => {
+    cached = undefined;
+  });
+  const entries = async () => {
+    if (cached && Date.now() - cached.at < 10_000) return cached.rows;
+    const rows = await ctx.db.select().from(chatEntries);
+    cached = { at: Date.now(), rows };
+    return rows;
+  };
+  return async (input) => {
+    const { message, ticket } = input;
+    if (message.mediaType !== "chat" || !(await answerEntry(deps, await entries(), message, ticket))) return false;
+    const [state, conn] = [await input.state(), await input.connection()];
+    if (!conn || ticket.queueId !== null || state?.step) return true;
+    if (selfServiceDue(deps, conn, ticket, state))
+      await deps.enqueueJob(SELF_SERVICE_JOB, { ticketId: ticket.id, messageId: null }, { maxAttempts: 2 });
+    else if (!conn.typebot.enabled || state?.data.typebotOff) await menuStep(deps, ticket.id, "", conn);
+    return true;
+  };
+}
+
+async function answerEntry(deps: BotDeps, rows: ChatEntryRow[], message: Message, ticket: Ticket): Promise<boolean> {
+  const key = looseKey(message.body);
+  if (!key || message.body.length > 100 || !rows.length) return false;
+  const entry = rows.find((e) => looseKey(e.shortcut) === key);
+  if (!entry) return false;
+  const pieces: Piece[] = [];
+  const image = entry.url ? await mediaPiece(deps, entry.url, "image", entry.message) : undefined;
+  if (image) pieces.push(image);
+  else if (entry.message.trim()) pieces.push(text(entry.message));
+  if (!pieces.length) return false;
+  await send(deps, ticket, pieces);
+  return true;
+}

@@ -1,0 +1,100 @@
+import type { Ticket } from "@balcao/contract";
+import { eq, or, sql } from "drizzle-orm";
+import type { DbOrTx } from "../../db/client.js";
+import { contacts } from "../../db/schema/index.js";
+
+type ContactRow = typeof contacts.$inferSelect;
+export type ContactLite = Ticket["contact"];
+/** The contact's live ticket on the connection, locked for the caller's transaction. */
+export type LockedLiveTicket = { id: number; status: Ticket["status"]; queueId: number | null; userId: number | null };
+
+type FoundRow = {
+  id: number;
+  name: string;
+  number: string | null;
+  lid: string | null;
+  email: string;
+  is_group: boolean;
+  profile_pic_url: string;
+  t_id: number | null;
+  t_status: string | null;
+  t_queue_id: number | null;
+  t_user_id: number | null;
+};
+
+/**
+ * The contact of a channel address (number first, then LID), created when unknown (pushed onto
+ * `created`), with its live ticket on the connection locked for this transaction — one query when
+ * both exist. The number and the LID of one person end up on one contact.
+ */
+export async function resolveContact(
+  tx: DbOrTx,
+  a: { number?: string; lid?: string; name?: string; isGroup: boolean },
+  created: ContactRow[],
+  whatsappId?: number,
+): Promise<{ contact: ContactLite; live?: LockedLiveTicket }> {
+  const number = a.number || undefined;
+  const lid = a.lid || undefined;
+  if (!number && !lid) throw new Error("inbound message without an address");
+  const match = sql.join(
+    [number ? sql`c.number = ${number}` : undefined, lid ? sql`c.lid = ${lid}` : undefined].filter((x) => x !== undefined),
+    sql` or `,
+  );
+  const { rows } = await tx.execute<FoundRow>(sql`
+    select c.id, c.name, c.number, c.lid, c.email, c.is_group, c.profile_pic_url, t.id as t_id, t.status as t_status, t.queue_id as t_queue_id,
+           t.user_id as t_user_id
+    from contacts c
+    left join lateral (
+      select id, status, queue_id, user_id from tickets
+      where ${whatsappId === undefined ? sql`false` : sql`contact_id = c.id and coalesce(whatsapp_id, 0) = ${whatsappId} and status in ('open','pending')`}
+      for update
+    ) t on true
+    where ${match}`);
+  const row = rows.find((c) => number && c.number === number) ?? rows[0];
+  if (row) {
+    const contact: ContactLite = {
+      id: row.id,
+      name: row.name,
+      number: row.number,
+      lid: row.lid,
+      email: row.email,
+      isGroup: row.is_group,
+      profilePicUrl: row.profile_pic_url,
+    };
+    const live: LockedLiveTicket | undefined =
+      row.t_id !== null
+        ? { id: row.t_id, status: row.t_status as Ticket["status"], queueId: row.t_queue_id, userId: row.t_user_id }
+        : undefined;
+    const patch: Partial<ContactRow> = {};
+    if (lid && !row.lid && !rows.some((c) => c.lid === lid)) patch.lid = lid;
+    if (number && !row.number) patch.number = number;
+    if (a.name && a.name !== row.name && row.name === (row.number ?? row.lid)) patch.name = a.name;
+    if (Object.keys(patch).length === 0) return { contact, live };
+    const [updated] = await tx
+      .update(contacts)
+      .set({ ...patch, updatedAt: new Date() })
+      .where(eq(contacts.id, row.id))
+      .returning();
+    return { contact: { ...contact, name: updated.name, number: updated.number, lid: updated.lid }, live };
+  }
+  const [inserted] = await tx
+    .insert(contacts)
+    .values({ name: a.name || number || lid || "", number, lid, isGroup: a.isGroup })
+    .onConflictDoNothing()
+    .returning();
+  if (inserted) {
+    created.push(inserted);
+    return { contact: liteOf(inserted) };
+  }
+  // created meanwhile by another transaction
+  const [again] = await tx
+    .select()
+    .from(contacts)
+    .where(or(number ? eq(contacts.number, number) : undefined, lid ? eq(contacts.lid, lid) : undefined));
+  if (!again) throw new Error("contact vanished");
+  return { contact: liteOf(again) };
+}
+
+function liteOf(r: ContactRow): ContactLite {
+  return { id: r.id, name: r.name, number: r.number, lid: r.lid, email: r.email, profilePicUrl: r.profilePicUrl, isGroup: r.isGroup };
+}

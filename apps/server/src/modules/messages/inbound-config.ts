@@ -1,0 +1,41 @@
+import type { AppContext } from "../../context.js";
+import { type ConnectionInfo, connectionInfo } from "../connections/service.js";
+import { getSettingValues } from "../settings/service.js";
+
+const CACHE_MS = 10_000;
+const SETTINGS = ["CheckMsgIsGroup", "timeCreateNewTicket", "msgMediaUnavailable", "msgVoiceCall", "msgVideoCall"] as const;
+export type InboundSettings = Record<(typeof SETTINGS)[number], string>;
+
+export interface InboundConfig {
+  connection(id: number): Promise<ConnectionInfo | undefined>;
+  settings(): Promise<InboundSettings>;
+}
+
+/** What every channel event reads (its connection, a few settings), cached briefly and dropped when an admin changes it. */
+export function createInboundConfig(ctx: AppContext): InboundConfig {
+  const connCache = new Map<number, { at: number; info: ConnectionInfo | undefined }>();
+  let settingsCache: { at: number; values: InboundSettings } | undefined;
+  const dropConnections = () => connCache.clear();
+  ctx.events.on("whatsapp.saved", dropConnections);
+  ctx.events.on("whatsapp.deleted", dropConnections);
+  ctx.events.on("queue.saved", dropConnections);
+  ctx.events.on("queue.deleted", dropConnections);
+  ctx.events.on("setting.updated", () => {
+    settingsCache = undefined;
+  });
+  return {
+    async connection(id) {
+      const hit = connCache.get(id);
+      if (hit && Date.now() - hit.at < CACHE_MS) return hit.info;
+      const info = await connectionInfo(ctx.db, id);
+      connCache.set(id, { at: Date.now(), info });
+      return info;
+    },
+    async settings() {
+      if (settingsCache && Date.now() - settingsCache.at < CACHE_MS) return settingsCache.values;
+      const values = await getSettingValues(ctx.db, SETTINGS);
+      settingsCache = { at: Date.now(), values };
+      return values;
+    },
+  };
+}
