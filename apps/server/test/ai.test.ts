@@ -339,6 +339,23 @@ describe("voice notes", () => {
   });
 });
 
+describe("with ALLOWED_PRIVATE_HOSTS unset (the default)", () => {
+  it("an AI server on an internal address is refused before anything leaves", async () => {
+    const strict = await createTestApp({ ALLOWED_PRIVATE_HOSTS: "" });
+    try {
+      const before = ai.paths.length;
+      for (const baseUrl of [ai.baseUrl, ai.baseUrl.replace("127.0.0.1", "localhost")]) {
+        const res = await api(strict, strict.adminToken, "POST", "/ai/test", { baseUrl, apiKey: FAKE_AI_KEY });
+        expect(res.status).toBe(200);
+        expect(res.body.ok).toBe(false);
+      }
+      expect(ai.paths.length).toBe(before);
+    } finally {
+      await strict.teardown();
+    }
+  });
+});
+
 describe("'Testar' in the settings", () => {
   it("tests the typed values; the saved key goes only to the saved address", async () => {
     const ok = await api(t, t.adminToken, "POST", "/ai/test", { model: "gpt-4o-mini" });
@@ -363,22 +380,5 @@ describe("'Testar' in the settings", () => {
     const res = await api(t, t.adminToken, "POST", "/ai/test", {});
     expect(res.status).toBe(403);
     expect(res.body.error).toBe("ERR_SETTINGS_LOCKED");
-  });
-});
-
-describe("with ALLOWED_PRIVATE_HOSTS unset (the default)", () => {
-  it("an AI server on an internal address is refused before anything leaves", async () => {
-    const strict = await createTestApp({ ALLOWED_PRIVATE_HOSTS: "" });
-    try {
-      const before = ai.paths.length;
-      for (const baseUrl of [ai.baseUrl, ai.baseUrl.replace("127.0.0.1", "localhost")]) {
-        const res = await api(strict, strict.adminToken, "POST", "/ai/test", { baseUrl, apiKey: FAKE_AI_KEY });
-        expect(res.status).toBe(200);
-        expect(res.body.ok).toBe(false);
-      }
-      expect(ai.paths.length).toBe(before);
-    } finally {
-      await strict.teardown();
-    }
   });
 });
