@@ -47,6 +47,8 @@ export async function pairedSimulator(
     sendIntervalMs?: number;
     sendJitterMs?: number;
     sendBurst?: number;
+    /** the typing gap between consecutive messages of one chat; tests send without it unless they test it */
+    replyGapMs?: number;
   } = {},
 ): Promise<SimConnection> {
   const res = await api(t, t.adminToken, "POST", "/whatsapp", {
@@ -58,6 +60,7 @@ export async function pairedSimulator(
     sendIntervalMs: input.sendIntervalMs ?? 0,
     sendJitterMs: input.sendJitterMs ?? 0,
     sendBurst: input.sendBurst ?? 20,
+    replyGapMs: input.replyGapMs ?? 0,
     ...(input.isDefault !== undefined && { isDefault: input.isDefault }),
   });
   if (res.status !== 200) throw new Error(`whatsapp: ${res.status} ${JSON.stringify(res.body)}`);
