@@ -77,6 +77,8 @@ export class OutboxSender {
   private readonly gaps = new Map<number, Map<string, number>>();
   private readonly timers = new Map<number, { at: number; cancel: () => void }>();
   private readonly stale = new Set<number>();
+  /** connections with unsolicited rows waiting for the pace: a customer's message may make one a reply */
+  private readonly pacedWaiting = new Set<number>();
   private stopped = false;
   private idleWaiters: (() => void)[] = [];
 
@@ -98,6 +100,10 @@ export class OutboxSender {
     });
     // settings changed: read again at the next send (a pace left unchanged keeps its state)
     ctx.events.on("whatsapp.saved", ({ whatsapp }) => this.stale.add(whatsapp.id));
+    // a customer wrote: a row of theirs waiting for the pace is a reply now
+    ctx.events.on("message.created", ({ message, ticket }) => {
+      if (!message.fromMe && ticket.whatsappId !== null && this.pacedWaiting.has(ticket.whatsappId)) this.wake(ticket.whatsappId);
+    });
     ctx.events.on("whatsapp.deleted", ({ whatsappId }) => {
       this.settings.delete(whatsappId);
       this.gaps.delete(whatsappId);
@@ -175,6 +181,7 @@ export class OutboxSender {
         continue;
       }
       // nothing may go now: look again when something may
+      this.pacedWaiting.delete(whatsappId);
       const next = await this.nextDue(whatsappId, now, gaps, paceOpen ? undefined : settings.pace.readyAt());
       if (next !== undefined) this.later(whatsappId, next);
       return;
@@ -221,7 +228,10 @@ export class OutboxSender {
     const candidates: number[] = [];
     // due rows the claim left: unsolicited ones waiting for the pace (or, with the pace open, a
     // row another transaction held for a moment; a row queued meanwhile wakes the sender anyway)
-    if (r?.due_now) candidates.push(paceAt ?? now + 1000);
+    if (r?.due_now) {
+      candidates.push(paceAt ?? now + 1000);
+      if (paceAt !== undefined) this.pacedWaiting.add(whatsappId);
+    }
     if (r?.later_at) candidates.push(new Date(r.later_at).getTime());
     for (const chat of r?.gapped ?? []) {
       const until = gaps.get(chat);
