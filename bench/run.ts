@@ -661,7 +661,7 @@ async function repliesBench() {
     const agents: { token: string; ticketId: number }[] = [];
     for (let a = 0; a < AGENTS; a++) {
       const email = `agente${a}@bench.local`;
-      await call(env, "POST", "/users", { name: `Agente ${a}`, email, password: "segredo1", profile: "user", queueIds: [q1.id] });
+      await call(env, "POST", "/users", { name: `Agente ${a}`, email, password: "segredo1", profile: "user", queueIds: [q1.id, q2.id] });
       const login = await fetch(`${env.url}/auth/login`, {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -762,7 +762,7 @@ async function repliesBench() {
       sentInRun++;
       const said = botSays.get(m.to);
       if (said) {
-        const trigger = m.body.startsWith("Financeiro:") ? said.choice : said.oi;
+        const trigger = m.body.startsWith("Financeiro:") || m.body.startsWith("Suporte:") ? said.choice : said.oi;
         if (trigger !== undefined) botLat.push(m.at - trigger);
       } else if (disparoNumbers.has(m.to)) disparoAt.push(m.at);
     }
