@@ -729,11 +729,18 @@ async function repliesBench() {
           const wait = at - performance.now();
           if (wait > 0) await new Promise((r) => setTimeout(r, wait));
           const t0 = performance.now();
-          const res = await fetch(`${env.url}/messages/${agent.ticketId}`, {
-            method: "POST",
-            headers: { authorization: `Bearer ${agent.token}`, "content-type": "application/json", "idempotency-key": `replies-${a}-${i}` },
-            body: JSON.stringify({ body: `resposta ${i} do agente ${a}` }),
-          });
+          const post = () =>
+            fetch(`${env.url}/messages/${agent.ticketId}`, {
+              method: "POST",
+              headers: {
+                authorization: `Bearer ${agent.token}`,
+                "content-type": "application/json",
+                "idempotency-key": `replies-${a}-${i}`,
+              },
+              body: JSON.stringify({ body: `resposta ${i} do agente ${a}` }),
+            });
+          // a kept-alive socket the server closed meanwhile: retried with the same key (one message still)
+          const res = await post().catch(() => post());
           const [m] = (await res.json()) as { wid: string }[];
           answers.push(performance.now() - t0);
           posted.set(m.wid, t0);
