@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import { sql } from "drizzle-orm";
 import pg from "pg";
@@ -691,6 +691,9 @@ async function repliesBench() {
 
     let statements = 0;
     const off = env.database.onQuery(() => statements++);
+    // the server runs in this process (PGlite too): how long its event loop was held up (a busy machine shows here)
+    const loop = monitorEventLoopDelay({ resolution: 20 });
+    loop.enable();
     const phonesBefore = atPhone.size;
     const started = performance.now();
     const endAt = started + SECONDS * 1000;
@@ -759,6 +762,7 @@ async function repliesBench() {
     }
     const end = performance.now();
     off();
+    loop.disable();
 
     const agentLat = [...posted].map(([wid, t0]) => (atPhone.get(wid)?.at ?? end) - t0);
     const agentMissing = [...posted.keys()].filter((wid) => !atPhone.has(wid)).length;
