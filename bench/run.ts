@@ -9,7 +9,8 @@
  * contracts: the contract PDF (default template, two witnesses) and the signed copy with its evidence page, in process.
  * api: POST /api/messages/send (a connection's token) accepted per second and its answer times, PGlite.
  * replies: one number with the DEFAULT send settings, 20 agents replying every 2 s, the bots answering 100 customers
- *   who write within a minute and a disparo of 500 running: agent POST → phone, bot replies, the disparo's pace, PGlite.
+ *   who write within a minute and a disparo of 500 running: agent POST → phone, bot replies, the disparo's pace, PGlite
+ *   (BENCH_ENGINE=postgres: PostgreSQL).
  * BENCH_DATABASE_URL (else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres):
  * a server where a fresh database is created for each benchmark and dropped afterwards.
  */
@@ -613,10 +614,11 @@ async function repliesBench() {
   const CUSTOMERS = 100;
   const DISPARO = 500;
   const SECONDS = Number(process.env.BENCH_REPLY_SECONDS ?? 90);
+  const engine = (process.env.BENCH_ENGINE ?? "pglite") as "pglite" | "postgres";
   console.log(
-    `\n## Replies beside the pace — one number, default send settings, ${AGENTS} agents replying every ${EVERY_MS / 1000} s for ${SECONDS} s, ${CUSTOMERS} customers writing to the bots within 60 s, a disparo of ${DISPARO}; PGlite (embedded, on disk)`,
+    `\n## Replies beside the pace — one number, default send settings, ${AGENTS} agents replying every ${EVERY_MS / 1000} s for ${SECONDS} s, ${CUSTOMERS} customers writing to the bots within 60 s, a disparo of ${DISPARO}; ${engine === "postgres" ? "PostgreSQL" : "PGlite (embedded, on disk)"}`,
   );
-  const env = await environment({ engine: "pglite" });
+  const env = await environment({ engine });
   try {
     const q1 = await call<{ id: number }>(env, "POST", "/queue", {
       name: "Suporte",
@@ -691,7 +693,7 @@ async function repliesBench() {
 
     let statements = 0;
     const off = env.database.onQuery(() => statements++);
-    // the server runs in this process (PGlite too): how long its event loop was held up (a busy machine shows here)
+    // the server runs in this process: how long its event loop was held up (a busy machine shows here)
     const loop = monitorEventLoopDelay({ resolution: 20 });
     loop.enable();
     const phonesBefore = atPhone.size;
@@ -794,6 +796,9 @@ async function repliesBench() {
     const mean = gaps.length ? gaps.reduce((x, y) => x + y, 0) / gaps.length : Number.NaN;
     console.log(
       `disparo: ${disparoAt.length} of ${DISPARO} reached phones in ${((end - started) / 1000).toFixed(0)} s (its pace: one every 8–15 s); achieved: ${gaps.length ? `one every ${mean.toFixed(1)} s (min ${Math.min(...gaps).toFixed(1)}, max ${Math.max(...gaps).toFixed(1)})` : "n/a"}`,
+    );
+    console.log(
+      `the process's event loop held up (the server${engine === "pglite" ? " and PGlite" : ""} run in it): p50 ${(loop.percentile(50) / 1e6).toFixed(0)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms, max ${(loop.max / 1e6).toFixed(0)} ms`,
     );
     console.log(
       `statements per message sent (everything the run did: inbound, bots, disparo, sends): ${(statements / Math.max(1, sentInRun)).toFixed(1)} (${statements} / ${sentInRun})`,
