@@ -8,6 +8,9 @@
  * metrics: GET /metrics (the dashboard) warm and cold over the lists' data, on both engines.
  * contracts: the contract PDF (default template, two witnesses) and the signed copy with its evidence page, in process.
  * api: POST /api/messages/send (a connection's token) accepted per second and its answer times, PGlite.
+ * replies: one number with the DEFAULT send settings, 20 agents replying every 2 s, the bots answering 100 customers
+ *   who write within a minute and a disparo of 500 running: agent POST → phone, bot replies, the disparo's pace, PGlite
+ *   (BENCH_ENGINE=postgres: PostgreSQL).
  * BENCH_DATABASE_URL (else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres):
  * a server where a fresh database is created for each benchmark and dropped afterwards.
  */
@@ -16,7 +19,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import { sql } from "drizzle-orm";
 import pg from "pg";
@@ -324,6 +327,8 @@ async function outboundRun(AGENTS: number, PER_AGENT: number, EVERY_MS: number) 
     }
     const answers: number[] = [];
     const sentAt = new Map<string, number>();
+    let statements = 0;
+    const off = env.database.onQuery(() => statements++);
     const started = performance.now();
     await Promise.all(
       agents.map(async (agent, a) => {
@@ -348,9 +353,11 @@ async function outboundRun(AGENTS: number, PER_AGENT: number, EVERY_MS: number) 
     );
     const seconds = (performance.now() - started) / 1000;
     await env.app.sender.idle();
+    off();
     const toPhone = [...sentAt].map(([wid, t0]) => (atPhone.get(wid) ?? Number.NaN) - t0).filter((v) => !Number.isNaN(v));
     console.log(`POST /messages answered (stored + queued): ${fmt(summarize(answers, seconds))}`);
     console.log(`POST /messages → the customer's phone has it: ${fmt(summarize(toPhone))}`);
+    console.log(`statements per sent message (request, send, acks): ${(statements / sentAt.size).toFixed(1)}`);
   } finally {
     await env.done();
   }
@@ -592,6 +599,215 @@ async function messageApiBench() {
   }
 }
 
+/**
+ * A busy morning on one number with the DEFAULT connection settings (send pace 1 s + 0–1.5 s,
+ * burst 3; typing gap per chat; disparo pace 8–15 s): 20 agents each replying every 2 s in their
+ * own chat, 100 customers writing within one minute to the bots (the greeting with the queue menu,
+ * then their choice and the queue's greeting), and a disparo of 500 running all along. Prints agent
+ * POST → the customer's phone, customer message → the bot's reply on the phone, and the disparo's
+ * achieved pace. Bounded: BENCH_REPLY_SECONDS (90) of load, then at most 30 s for what is queued; a
+ * message still queued then counts with the time it waited so far (a lower bound).
+ */
+async function repliesBench() {
+  const AGENTS = 20;
+  const EVERY_MS = 2000;
+  const CUSTOMERS = 100;
+  const DISPARO = 500;
+  const SECONDS = Number(process.env.BENCH_REPLY_SECONDS ?? 90);
+  const engine = (process.env.BENCH_ENGINE ?? "pglite") as "pglite" | "postgres";
+  console.log(
+    `\n## Replies beside the pace — one number, default send settings, ${AGENTS} agents replying every ${EVERY_MS / 1000} s for ${SECONDS} s, ${CUSTOMERS} customers writing to the bots within 60 s, a disparo of ${DISPARO}; ${engine === "postgres" ? "PostgreSQL" : "PGlite (embedded, on disk)"}`,
+  );
+  const env = await environment({ engine });
+  try {
+    const q1 = await call<{ id: number }>(env, "POST", "/queue", {
+      name: "Suporte",
+      color: "#123456",
+      greetingMessage: "Suporte: um atendente já vai falar com você.",
+    });
+    const q2 = await call<{ id: number }>(env, "POST", "/queue", {
+      name: "Financeiro",
+      color: "#654321",
+      greetingMessage: "Financeiro: em instantes enviamos a sua fatura.",
+    });
+    // default send settings: nothing about the pace in the request
+    const w = await call<{ id: number; sendIntervalMs: number; sendJitterMs: number; sendBurst: number; replyGapMs?: number }>(
+      env,
+      "POST",
+      "/whatsapp",
+      {
+        name: "Provedor",
+        type: "simulator",
+        queueIds: [q1.id, q2.id],
+        greetingMessage: "Olá! Sou o assistente do provedor.",
+      },
+    );
+    const defaults = { sendIntervalMs: w.sendIntervalMs, sendJitterMs: w.sendJitterMs, sendBurst: w.sendBurst };
+    console.log(`connection settings: ${JSON.stringify({ ...defaults, ...(w.replyGapMs !== undefined && { replyGapMs: w.replyGapMs }) })}`);
+    await env.app.channels.idle();
+    const session = env.app.simulator.get(w.id);
+    if (!session || !(await session.scan(session.qrcode))) throw new Error("pairing failed");
+    await env.app.channels.idle();
+
+    // when each message reached its phone, by channel id, and to whom
+    const atPhone = new Map<string, { at: number; to: string; body: string }>();
+    const send = session.send.bind(session);
+    session.send = async (to, content, quoted, opts) => {
+      const sent = await send(to, content, quoted, opts);
+      atPhone.set(opts.id, { at: performance.now(), to: to.number ?? "", body: content.kind === "text" ? content.body : "" });
+      return sent;
+    };
+
+    // setup, sent quickly (the pace lifted for it): each agent's customer picked Suporte and the agent took the ticket
+    await call(env, "PUT", `/whatsapp/${w.id}`, { sendIntervalMs: 0, sendJitterMs: 0, sendBurst: 20 });
+    const agents: { token: string; ticketId: number }[] = [];
+    for (let a = 0; a < AGENTS; a++) {
+      const email = `agente${a}@bench.local`;
+      await call(env, "POST", "/users", { name: `Agente ${a}`, email, password: "segredo1", profile: "user", queueIds: [q1.id, q2.id] });
+      const login = await fetch(`${env.url}/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password: "segredo1" }),
+      });
+      const token = ((await login.json()) as { token: string }).token;
+      const number = `55119800000${String(a).padStart(2, "0")}`;
+      await session.customerSend({ number, name: `Cliente ${a}`, body: "oi" });
+      await env.app.channels.idle();
+      await session.customerSend({ number, name: `Cliente ${a}`, body: "1" });
+      await env.app.channels.idle();
+      const [row] = (
+        await env.app.ctx.db.execute<{ id: number }>(
+          sql`select t.id from tickets t join contacts c on c.id = t.contact_id where c.number = ${number}`,
+        )
+      ).rows;
+      const res = await fetch(`${env.url}/tickets/${row.id}`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ status: "open" }),
+      });
+      if (!res.ok) throw new Error(`accept: ${res.status} ${await res.text()}`);
+      agents.push({ token, ticketId: row.id });
+    }
+    await env.app.sender.idle();
+    await call(env, "PUT", `/whatsapp/${w.id}`, defaults);
+
+    let statements = 0;
+    const off = env.database.onQuery(() => statements++);
+    // the server runs in this process: how long its event loop was held up (a busy machine shows here)
+    const loop = monitorEventLoopDelay({ resolution: 20 });
+    loop.enable();
+    const phonesBefore = atPhone.size;
+    const started = performance.now();
+    const endAt = started + SECONDS * 1000;
+
+    // the disparo: 500 numbers that never wrote
+    const disparoNumbers = new Set(Array.from({ length: DISPARO }, (_, i) => `55119700${String(i).padStart(5, "0")}`));
+    await call(env, "POST", "/disparos", {
+      whatsappId: w.id,
+      rows: [...disparoNumbers].map((number) => ({ number, message: "Olá {nome}, a sua fatura de novembro já está disponível." })),
+    });
+
+    // the bots' customers: "oi" at a random moment of the first minute, their choice ("2") 5 s later
+    const botSays = new Map<string, { oi: number; choice?: number }>();
+    const botRun = Promise.all(
+      Array.from({ length: CUSTOMERS }, async (_, i) => {
+        const number = `55119600${String(i).padStart(5, "0")}`;
+        await new Promise((r) => setTimeout(r, Math.random() * 60_000));
+        botSays.set(number, { oi: performance.now() });
+        await session.customerSend({ number, name: `Cliente ${i}`, body: "oi" });
+        await new Promise((r) => setTimeout(r, 5000));
+        const said = botSays.get(number);
+        if (said) said.choice = performance.now();
+        await session.customerSend({ number, name: `Cliente ${i}`, body: "2" });
+      }),
+    );
+
+    // the agents: one reply every 2 s (±10 %), each in their own chat
+    const posted = new Map<string, number>();
+    const answers: number[] = [];
+    const agentRun = Promise.all(
+      agents.map(async (agent, a) => {
+        let at = started + Math.random() * EVERY_MS;
+        for (let i = 0; ; i++) {
+          at += EVERY_MS * (0.9 + Math.random() * 0.2);
+          if (at > endAt) return;
+          const wait = at - performance.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+          const t0 = performance.now();
+          const post = () =>
+            fetch(`${env.url}/messages/${agent.ticketId}`, {
+              method: "POST",
+              headers: {
+                authorization: `Bearer ${agent.token}`,
+                "content-type": "application/json",
+                "idempotency-key": `replies-${a}-${i}`,
+              },
+              body: JSON.stringify({ body: `resposta ${i} do agente ${a}` }),
+            });
+          // a kept-alive socket the server closed meanwhile: retried with the same key (one message still)
+          const res = await post().catch(() => post());
+          const [m] = (await res.json()) as { wid: string }[];
+          answers.push(performance.now() - t0);
+          posted.set(m.wid, t0);
+        }
+      }),
+    );
+    await Promise.all([botRun, agentRun]);
+    const loadEnd = performance.now();
+    // what is queued for the agents and the bots may arrive for 30 s more
+    for (let i = 0; i < 150; i++) {
+      const { rows } = await env.app.ctx.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from outbox where whatsapp_id = ${w.id} and priority < 3 and failed_at is null`,
+      );
+      if ([...posted.keys()].every((wid) => atPhone.has(wid)) && Number(rows[0].n) === 0) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const end = performance.now();
+    off();
+    loop.disable();
+
+    const agentLat = [...posted].map(([wid, t0]) => (atPhone.get(wid)?.at ?? end) - t0);
+    const agentMissing = [...posted.keys()].filter((wid) => !atPhone.has(wid)).length;
+    const botLat: number[] = [];
+    const disparoAt: number[] = [];
+    let sentInRun = 0;
+    for (const [, m] of [...atPhone].slice(phonesBefore)) {
+      sentInRun++;
+      const said = botSays.get(m.to);
+      if (said) {
+        const trigger = m.body.startsWith("Financeiro:") || m.body.startsWith("Suporte:") ? said.choice : said.oi;
+        if (trigger !== undefined) botLat.push(m.at - trigger);
+      } else if (disparoNumbers.has(m.to)) disparoAt.push(m.at);
+    }
+    // bot replies still queued at the end: (greeting + menu, queue greeting) not on the phone
+    const { rows: botQueued } = await env.app.ctx.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from outbox where whatsapp_id = ${w.id} and priority = 1 and failed_at is null`,
+    );
+    const seconds = (loadEnd - started) / 1000;
+    console.log(`POST /messages answered: ${fmt(summarize(answers, seconds))}`);
+    console.log(
+      `agent POST → customer's phone: ${fmt(summarize(agentLat))}  (${posted.size} replies${agentMissing ? `, ${agentMissing} still queued at the end, counted as waiting until then` : ""})`,
+    );
+    console.log(
+      `customer message → bot reply on the phone: ${fmt(summarize(botLat))}  (${botLat.length} bot messages${Number(botQueued[0].n) ? `, ${botQueued[0].n} still queued at the end` : ""})`,
+    );
+    disparoAt.sort((x, y) => x - y);
+    const gaps = disparoAt.slice(1).map((t, i) => (t - disparoAt[i]) / 1000);
+    const mean = gaps.length ? gaps.reduce((x, y) => x + y, 0) / gaps.length : Number.NaN;
+    console.log(
+      `disparo: ${disparoAt.length} of ${DISPARO} reached phones in ${((end - started) / 1000).toFixed(0)} s (its pace: one every 8–15 s); achieved: ${gaps.length ? `one every ${mean.toFixed(1)} s (min ${Math.min(...gaps).toFixed(1)}, max ${Math.max(...gaps).toFixed(1)})` : "n/a"}`,
+    );
+    console.log(
+      `the process's event loop held up (the server${engine === "pglite" ? " and PGlite" : ""} run in it): p50 ${(loop.percentile(50) / 1e6).toFixed(0)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms, max ${(loop.max / 1e6).toFixed(0)} ms`,
+    );
+    console.log(
+      `statements per message sent (everything the run did: inbound, bots, disparo, sends): ${(statements / Math.max(1, sentInRun)).toFixed(1)} (${statements} / ${sentInRun})`,
+    );
+  } finally {
+    await env.done();
+  }
+}
+
 const which = process.argv[2];
 if (!which || which === "inbound") {
   await inbound(true);
@@ -603,4 +819,5 @@ if (!which || which === "disparos") await disparosBench();
 if (!which || which === "metrics") await metricsBench();
 if (!which || which === "contracts") await contractsBench();
 if (!which || which === "api") await messageApiBench();
+if (!which || which === "replies") await repliesBench();
 process.exit(0);

@@ -20,8 +20,8 @@ before(async () => {
   const queue = await admin.post("/queue", { name: unique("Suporte"), color: randomColor(), greetingMessage: "" });
   ana = await createAgent(admin, { name: unique("Ana"), queueIds: [queue.id] });
   sim = await pairedSimulator(admin, { name: unique("Fila"), queueIds: [queue.id] });
-  // a slow pace on this number: the second of two quick messages waits its turn (the clock)
-  await admin.put(`/whatsapp/${sim.id}`, { sendIntervalMs: 3000, sendJitterMs: 0, sendBurst: 0 });
+  // a long typing gap on this number: the second of two quick replies in one chat waits its turn (the clock)
+  await admin.put(`/whatsapp/${sim.id}`, { replyGapMs: 3000 });
   await sim.say(customer, "oi, preciso da segunda via", customerName);
   const found = await until(async () => {
     const list = await admin.get(`/tickets?showAll=true&searchParam=${customer}`);
@@ -50,12 +50,12 @@ test("a message shows the clock while it waits, then the ticks; a refused one sh
   };
   await say("Um momento, por favor.");
   await say("Já vou te enviar.");
-  // the second waits for the number's pace: the clock, then the ticks once the phone has it
+  // the second waits for the chat's typing gap: the clock, then the ticks once the phone has it
   await bubble(page, "Já vou te enviar.").getByTestId("ack-0").waitFor();
   await bubble(page, "Já vou te enviar.").getByTestId("ack-2").waitFor({ timeout: 20_000 });
 
   // the customer's phone refuses messages from now on
-  await admin.put(`/whatsapp/${sim.id}`, { sendIntervalMs: 0, sendJitterMs: 0, sendBurst: 5 });
+  await admin.put(`/whatsapp/${sim.id}`, { replyGapMs: 0 });
   await admin.put(`/simulator/api/connections/${sim.id}/chats/${customer}/refused`, { refused: true });
   await say("Segue a sua fatura.");
   const failed = bubble(page, "Segue a sua fatura.");

@@ -75,6 +75,19 @@ describe("/whatsapp", () => {
     expect((await api(t, t.adminToken, "GET", "/whatsapp/999999")).body).toEqual({ error: "ERR_NO_WAPP_FOUND" });
   });
 
+  it("send settings: the pace of unsolicited sends and the reply typing gap have their defaults, are saved, and are validated", async () => {
+    const made = await create({ name: "Ritmo" });
+    expect(made.body).toMatchObject({ sendIntervalMs: 1000, sendJitterMs: 1500, sendBurst: 3, replyGapMs: 300 });
+    expect((await api(t, t.adminToken, "PUT", `/whatsapp/${made.body.id}`, { replyGapMs: 800 })).body).toMatchObject({ replyGapMs: 800 });
+    expect((await api(t, t.adminToken, "GET", `/whatsapp/${made.body.id}`)).body.replyGapMs).toBe(800);
+    for (const replyGapMs of [-1, 10_001, 1.5, "300"]) {
+      const res = await api(t, t.adminToken, "PUT", `/whatsapp/${made.body.id}`, { replyGapMs });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: "ERR_VALIDATION", fields: { replyGapMs: expect.any(Array) } });
+    }
+    expect((await api(t, t.adminToken, "GET", `/whatsapp/${made.body.id}`)).body.replyGapMs).toBe(800);
+  });
+
   it("bot settings: the API key is write-only; blank keeps it", async () => {
     const w = (await create({ name: "Bot" })).body;
     const bad = await api(t, t.adminToken, "PUT", `/typebot/settings/${w.id}`, { enabled: true, baseUrl: "", slug: "" });

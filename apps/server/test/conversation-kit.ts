@@ -47,6 +47,10 @@ export async function pairedSimulator(
     sendIntervalMs?: number;
     sendJitterMs?: number;
     sendBurst?: number;
+    /** the typing gap between consecutive messages of one chat; tests send without it unless they test it */
+    replyGapMs?: number;
+    /** the product's default send settings (pace and typing gap) instead of the tests' quick ones */
+    defaultPace?: boolean;
   } = {},
 ): Promise<SimConnection> {
   const res = await api(t, t.adminToken, "POST", "/whatsapp", {
@@ -55,9 +59,12 @@ export async function pairedSimulator(
     queueIds: input.queueIds ?? [],
     greetingMessage: input.greetingMessage ?? "",
     farewellMessage: input.farewellMessage ?? "",
-    sendIntervalMs: input.sendIntervalMs ?? 0,
-    sendJitterMs: input.sendJitterMs ?? 0,
-    sendBurst: input.sendBurst ?? 20,
+    ...(!input.defaultPace && {
+      sendIntervalMs: input.sendIntervalMs ?? 0,
+      sendJitterMs: input.sendJitterMs ?? 0,
+      sendBurst: input.sendBurst ?? 20,
+      replyGapMs: input.replyGapMs ?? 0,
+    }),
     ...(input.isDefault !== undefined && { isDefault: input.isDefault }),
   });
   if (res.status !== 200) throw new Error(`whatsapp: ${res.status} ${JSON.stringify(res.body)}`);

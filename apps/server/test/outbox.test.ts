@@ -8,9 +8,10 @@ import { createTestApp, type TestApp } from "./helpers.js";
 
 /**
  * The outbox and its sender: stored first and answered from the commit, sent with the stored id,
- * one pace per number across every source, priorities, order per chat, a disconnected connection
- * holding its queue, failures and 'Reenviar', idempotent requests. The sender runs on a fake
- * clock: the pace's waits are recorded, not slept.
+ * replies in live chats at once (a typing gap per chat), unsolicited sends at the number's pace
+ * without holding a reply back, priorities, order per chat, a disconnected connection holding its
+ * queue, failures and 'Reenviar', idempotent requests. The sender runs on a fake clock: what waits
+ * for the pace or a typing gap goes only when the test moves the clock.
  */
 
 let t: TestApp;
@@ -53,7 +54,7 @@ async function sentOrder(sim: SimConnection) {
 }
 
 describe("the outbox", () => {
-  it("a disconnected connection holds its queue; on reconnect the agent goes first, then bots, schedules and the API, then disparos, each chat in order, at one pace", async () => {
+  it("a disconnected connection holds its queue; on reconnect the agent goes first, then bots, schedules and the API, then disparos, each chat in order; live chats do not wait for the pace", async () => {
     const sim = await pairedSimulator(t, { queueIds: [queue], sendIntervalMs: 1000, sendJitterMs: 0, sendBurst: 0 });
     const a = await openTicket(sim);
     const b = await openTicket(sim);
@@ -72,15 +73,81 @@ describe("the outbox", () => {
     await settle(t);
     expect(await sentOrder(sim)).toEqual([]);
 
-    const waitsBefore = fake.waits.length;
+    const clockBefore = fake.at();
     await sim.session.start();
     await settle(t);
     // the agent's reply first; in chat C the reminder was stored before the reply, in chat B the
     // promotion before the menu: a chat keeps its order
     expect(await sentOrder(sim)).toEqual(["resposta D", "lembrete C", "resposta C", "promoção A", "promoção B", "menu B"]);
-    // six sends, one second apart: the pace counts every source together
-    expect(fake.waits.slice(waitsBefore).filter((w) => w > 0)).toEqual([1000, 1000, 1000, 1000, 1000]);
+    // every customer wrote today: six replies, none waited for the number's pace (the clock never moved)
+    expect(fake.at()).toBe(clockBefore);
     expect((await t.ctx.db.execute(sql`select id from outbox where whatsapp_id = ${sim.whatsappId}`)).rows).toHaveLength(0);
+  });
+
+  it("with the default settings, replies in 10 live chats reach every phone without waiting for each other or the pace; a chat's next reply follows its typing gap, in order", async () => {
+    const sim = await pairedSimulator(t, { queueIds: [queue], defaultPace: true });
+    const settings = (await api(t, t.adminToken, "GET", `/whatsapp/${sim.whatsappId}`)).body;
+    expect(settings).toMatchObject({ sendIntervalMs: 1000, sendJitterMs: 1500, sendBurst: 3, replyGapMs: 300 });
+    const chats = [];
+    for (let i = 0; i < 10; i++) chats.push(await openTicket(sim));
+    await settle(t);
+    for (const [i, chat] of chats.entries()) {
+      for (const n of [1, 2, 3])
+        expect((await api(t, agent.token, "POST", `/messages/${chat.id}`, { body: `resposta ${n} ao cliente ${i}` })).status).toBe(200);
+    }
+    const replies = async (chat: { number: string }) => (await phoneOf(sim, chat.number)).filter((m) => m.fromMe).map((m) => m.body);
+    await settle(t);
+    // the clock has not moved: every chat's first reply is on its phone, the next ones wait for their typing gap
+    for (const [i, chat] of chats.entries()) expect(await replies(chat)).toEqual([`resposta 1 ao cliente ${i}`]);
+    fake.advance(300);
+    await settle(t);
+    for (const [i, chat] of chats.entries())
+      expect(await replies(chat)).toEqual([`resposta 1 ao cliente ${i}`, `resposta 2 ao cliente ${i}`]);
+    fake.advance(300);
+    await settle(t);
+    for (const [i, chat] of chats.entries()) expect(await replies(chat)).toEqual([1, 2, 3].map((n) => `resposta ${n} ao cliente ${i}`));
+  });
+
+  it("unsolicited sends (the message API to numbers that never wrote) keep the number's pace and hold no reply back; a quiet chat whose customer writes gets its waiting message at once", async () => {
+    const sim = await pairedSimulator(t, { queueIds: [queue], defaultPace: true });
+    expect((await api(t, t.adminToken, "PUT", `/whatsapp/${sim.whatsappId}`, { token: "tok-pace" })).status).toBe(200);
+    const live = [await openTicket(sim), await openTicket(sim)];
+    const later = await openTicket(sim);
+    await settle(t);
+    const quiet = Array.from({ length: 5 }, (_, i) => `55119400${String(++seq).padStart(4, "0")}${i}`);
+    for (const number of quiet) {
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/messages/send",
+        headers: { authorization: "Bearer tok-pace" },
+        payload: { number, body: `aviso para ${number}` },
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    for (const chat of live) await api(t, agent.token, "POST", `/messages/${chat.id}`, { body: `resposta a ${chat.number}` });
+    const got = async (number: string) => (await phoneOf(sim, number)).filter((m) => m.fromMe).map((m) => m.body);
+    const noticesSent = async () => (await Promise.all(quiet.map(got))).filter((x) => x.length > 0).length;
+    await settle(t);
+    // the burst of 3 went, the 4th waits for the pace; both replies are on their phones
+    expect(await noticesSent()).toBe(3);
+    for (const chat of live) expect(await got(chat.number)).toEqual([`resposta a ${chat.number}`]);
+    // a reply written while the pace is closed goes at once
+    await api(t, agent.token, "POST", `/messages/${later.id}`, { body: "uma resposta depois" });
+    await settle(t);
+    expect(await got(later.number)).toEqual(["uma resposta depois"]);
+    expect(await noticesSent()).toBe(3);
+    // 1 s plus up to 1.5 s of jitter later, the 4th; the 5th waits its own interval
+    fake.advance(2500);
+    await settle(t);
+    expect(await noticesSent()).toBe(4);
+    // the 5th's customer writes: the chat is live now, and its waiting message goes without the pace
+    const waiting = [];
+    for (const n of quiet) if ((await got(n)).length === 0) waiting.push(n);
+    expect(waiting).toHaveLength(1);
+    await customerSays(t, sim, waiting[0], "oi, recebi?");
+    await settle(t);
+    expect(await got(waiting[0])).toEqual([`aviso para ${waiting[0]}`]);
+    expect(await noticesSent()).toBe(5);
   });
 
   it("a refused number: the message fails with its reason after one attempt (permanent), the preview says so; 'Reenviar' sends it with the same id once allowed", async () => {

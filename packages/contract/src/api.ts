@@ -316,12 +316,14 @@ const whatsappFields = z.object({
   /** The message-API token; empty clears it. */
   token: z.string().trim().max(200, MSG.tooLong),
   queueIds: z.array(idSchema).max(500),
-  /** The number's send pace (every source together): at least this many ms between two sends… */
+  /** The pace of the number's unsolicited sends (chats where the customer has not written in 24 h): at least this many ms between two… */
   sendIntervalMs: z.number().int().min(0).max(600_000),
   /** …plus a random 0 to this many ms… */
   sendJitterMs: z.number().int().min(0).max(600_000),
   /** …except a burst of this many sends after a quiet spell. */
   sendBurst: z.number().int().min(0).max(20),
+  /** Replies in live conversations go at once; consecutive messages of one chat are at least this many ms apart. */
+  replyGapMs: z.number().int().min(0).max(10_000),
   /** The billing self-service bot: before the queue menu, after it, or off. */
   selfService: selfServiceModeSchema,
 });
@@ -337,6 +339,7 @@ export const whatsappBody = whatsappFields.extend({
   sendIntervalMs: whatsappFields.shape.sendIntervalMs.optional(),
   sendJitterMs: whatsappFields.shape.sendJitterMs.optional(),
   sendBurst: whatsappFields.shape.sendBurst.optional(),
+  replyGapMs: whatsappFields.shape.replyGapMs.optional(),
   selfService: whatsappFields.shape.selfService.optional(),
 });
 export type WhatsappBody = z.input<typeof whatsappBody>;

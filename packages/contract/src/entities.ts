@@ -134,10 +134,12 @@ export const whatsappSchema = z.object({
   /** Whether the connection has a message-API token. The token itself is write-only: it is shown once, by 'Gerar novo token'. */
   hasToken: z.boolean(),
   queues: z.array(queueSummarySchema),
-  /** the number's send pace: interval and jitter in ms, burst allowance */
+  /** the pace of the number's unsolicited sends: interval and jitter in ms, burst allowance */
   sendIntervalMs: z.number(),
   sendJitterMs: z.number(),
   sendBurst: z.number(),
+  /** the typing gap between consecutive messages of one chat, in ms (replies do not wait for the pace) */
+  replyGapMs: z.number(),
   typebot: typebotSettingsSchema,
   /** the billing self-service bot: "before" the queue menu, "after" a queue is picked, or "off" */
   selfService: selfServiceModeSchema,

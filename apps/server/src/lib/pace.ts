@@ -1,11 +1,13 @@
 /**
- * The pace of one number's sends (every source together, through the outbox sender), to keep it
- * from looking like a robot (and getting banned).
+ * The pace of one number's unsolicited sends (messages to chats where the customer has not
+ * written in the last 24 h: disparos, schedules and API sends to a quiet chat), to keep the number
+ * from looking like a robot (and getting banned). Replies in live conversations do not use it (see
+ * modules/outbox/sender.ts).
  *
- * Sends run one at a time, in order. A send waits until `minIntervalMs` plus a random
- * 0–`jitterMs` have passed since the previous one, unless the burst allowance has a token: up to
- * `burst` sends may go back to back after a quiet spell (an agent answering several things at
- * once); the allowance earns one send back per `burstRefillMs` without sends.
+ * A send may go once `minIntervalMs` plus a random 0–`jitterMs` have passed since the previous
+ * one, unless the burst allowance has a token: up to `burst` sends may go back to back after a
+ * quiet spell; the allowance earns one send back per `burstRefillMs` without sends. The pace never
+ * sleeps: the sender asks when the next send may go and sets a timer, so nothing else waits.
  */
 
 export interface RateLimitOptions {
@@ -40,24 +42,20 @@ export const realClock: Clock = {
   },
 };
 
-export interface RateLimiter {
-  /** Runs `task` when its turn and pace allow; resolves or rejects with it. */
-  run<T>(task: () => Promise<T>): Promise<T>;
-  /** Sends queued or running. */
-  readonly pending: number;
+export interface Pace {
+  /** When the next send may go: now (or earlier) when it may go at once. */
+  readyAt(): number;
+  /** A send went now: it uses a burst token, or starts the next interval. */
+  took(): void;
 }
 
-export function createRateLimiter(
-  options: Partial<RateLimitOptions> = {},
-  clock: Clock = realClock,
-  random: () => number = Math.random,
-): RateLimiter {
+export function createPace(options: Partial<RateLimitOptions> = {}, clock: Clock = realClock, random: () => number = Math.random): Pace {
   const opts = { ...DEFAULT_RATE_LIMIT, ...options };
   let tokens = opts.burst;
   let refilledAt = clock.now();
   let lastSendAt: number | undefined;
-  let tail: Promise<unknown> = Promise.resolve();
-  let pending = 0;
+  // the gap after the last send, its jitter drawn when that send went
+  let gap = 0;
 
   // the allowance refills only with quiet time: a steady stream of sends never earns a token
   const refill = () => {
@@ -70,37 +68,17 @@ export function createRateLimiter(
     }
   };
 
-  const waitTurn = async () => {
-    refill();
-    if (tokens >= 1) {
-      tokens -= 1;
-      return;
-    }
-    if (lastSendAt !== undefined) {
-      const gap = opts.minIntervalMs + Math.min(1, Math.max(0, random())) * opts.jitterMs;
-      const wait = Math.round(lastSendAt + gap - clock.now());
-      if (wait > 0) await clock.sleep(wait);
-    }
-  };
-
   return {
-    get pending() {
-      return pending;
+    readyAt() {
+      refill();
+      if (tokens >= 1 || lastSendAt === undefined) return clock.now();
+      return lastSendAt + gap;
     },
-    run<T>(task: () => Promise<T>): Promise<T> {
-      pending += 1;
-      const result = tail.then(async () => {
-        try {
-          await waitTurn();
-          lastSendAt = clock.now();
-          return await task();
-        } finally {
-          pending -= 1;
-        }
-      });
-      // the queue goes on whether this send failed or not
-      tail = result.catch(() => undefined);
-      return result;
+    took() {
+      refill();
+      if (tokens >= 1) tokens -= 1;
+      lastSendAt = clock.now();
+      gap = Math.round(opts.minIntervalMs + Math.min(1, Math.max(0, random())) * opts.jitterMs);
     },
   };
 }

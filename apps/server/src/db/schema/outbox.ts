@@ -8,7 +8,7 @@ import { whatsapps } from "./whatsapps.js";
  * first, with the channel id chosen then) and removed once the channel took it. A message that
  * could not be sent keeps its row, marked failed (its reason is on the message), until an agent
  * sends it again ('Reenviar') or it is deleted. The sender of the connection claims rows in order
- * per chat, by priority, at the connection's pace.
+ * per chat, by priority: a live chat's rows at once, a quiet chat's at the number's pace.
  */
 export const outbox = pgTable(
   "outbox",

@@ -26,10 +26,15 @@ export const whatsapps = pgTable(
     farewellMessage: text("farewell_message").notNull().default(""),
     /** Token of the message-sending API for this connection. */
     token: text("token"),
-    /** The pace of every send of this number: at least this long between two sends, plus a random jitter, with a small burst allowance after quiet. */
+    /**
+     * The pace of the number's unsolicited sends (to chats where the customer has not written in 24 h): at least
+     * this long between two, plus a random jitter, with a small burst allowance after quiet. Replies do not wait for it.
+     */
     sendIntervalMs: integer("send_interval_ms").notNull().default(1000),
     sendJitterMs: integer("send_jitter_ms").notNull().default(1500),
     sendBurst: integer("send_burst").notNull().default(3),
+    /** A reply in a live conversation goes at once; consecutive messages of one chat are this far apart (a typing gap). */
+    replyGapMs: integer("reply_gap_ms").notNull().default(300),
     typebotEnabled: boolean("typebot_enabled").notNull().default(false),
     typebotBaseUrl: text("typebot_base_url").notNull().default(""),
     typebotSlug: text("typebot_slug").notNull().default(""),

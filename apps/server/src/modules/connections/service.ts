@@ -68,6 +68,7 @@ function toWhatsapp(r: WhatsappRow, qs: ConnectionQueue[]): Whatsapp {
     sendIntervalMs: r.sendIntervalMs,
     sendJitterMs: r.sendJitterMs,
     sendBurst: r.sendBurst,
+    replyGapMs: r.replyGapMs,
     typebot: {
       enabled: r.typebotEnabled,
       baseUrl: r.typebotBaseUrl,
@@ -206,6 +207,7 @@ export async function createWhatsapp(ctx: AppContext, channels: ChannelManager, 
           ...(input.sendIntervalMs !== undefined && { sendIntervalMs: input.sendIntervalMs }),
           ...(input.sendJitterMs !== undefined && { sendJitterMs: input.sendJitterMs }),
           ...(input.sendBurst !== undefined && { sendBurst: input.sendBurst }),
+          ...(input.replyGapMs !== undefined && { replyGapMs: input.replyGapMs }),
           ...(input.selfService !== undefined && { selfService: input.selfService }),
         })
         .returning();
@@ -248,6 +250,7 @@ export async function updateWhatsapp(ctx: AppContext, channels: ChannelManager, 
           ...(input.sendIntervalMs !== undefined && { sendIntervalMs: input.sendIntervalMs }),
           ...(input.sendJitterMs !== undefined && { sendJitterMs: input.sendJitterMs }),
           ...(input.sendBurst !== undefined && { sendBurst: input.sendBurst }),
+          ...(input.replyGapMs !== undefined && { replyGapMs: input.replyGapMs }),
           ...(input.selfService !== undefined && { selfService: input.selfService }),
           updatedAt: new Date(),
         })

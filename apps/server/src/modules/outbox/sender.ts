@@ -1,16 +1,24 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { ChannelSendError, type OutboundContent } from "../../channels/channel.js";
 import type { ChannelManager } from "../../channels/manager.js";
 import type { AppContext } from "../../context.js";
 import { whatsapps } from "../../db/schema/index.js";
 import type { MediaStore } from "../../lib/media.js";
-import { type Clock, createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimiter, type RateLimitOptions, realClock } from "../../lib/pace.js";
+import { type Clock, createPace, DEFAULT_RATE_LIMIT, type Pace, type RateLimitOptions, realClock } from "../../lib/pace.js";
 import type { OutboxPayload } from "./enqueue.js";
 
 /**
  * The sender of each connection: takes the connection's outbox rows and sends them with the id
- * they were stored with, one at a time, at the number's one pace (every source together).
+ * they were stored with, one at a time.
  *
+ * - Replies go at once. A row whose chat is live — the customer wrote to it (a message of theirs
+ *   in any ticket of the contact on this connection) in the last 24 h, as the messages table says
+ *   when the row is claimed, whoever queued it — is a reply: agents' answers, greetings, menus,
+ *   bot answers, farewells, and schedules or API sends to that chat. It waits for nothing but its
+ *   chat: the chat's earlier rows, and `replyGapMs` (a typing gap) after the chat's previous send.
+ * - Unsolicited rows (a quiet chat: disparos, schedules, API sends, an agent starting a
+ *   conversation) keep the number's pace (lib/pace.ts): one goes only when the pace allows, and
+ *   it never holds a reply back; the sender sets a timer for the pace instead of sleeping.
  * - Order: a chat's rows go out in the order they were stored (a row waits while an earlier row
  *   of its chat is pending); across chats the lowest priority goes first (agent, bot, schedule
  *   and API, disparo), then the oldest.
@@ -21,6 +29,9 @@ import type { OutboxPayload } from "./enqueue.js";
  *   sender resumes on reconnect. After a crash, rows claimed but not confirmed are sent again
  *   with the same id (WhatsApp and the simulator keep one message per id).
  */
+
+/** A chat is live while the customer's last message in it is younger than this: WhatsApp's own customer-service window. */
+export const LIVE_WINDOW_MS = 24 * 3600_000;
 
 export interface SenderOptions {
   clock?: Clock;
@@ -40,7 +51,13 @@ type Claimed = {
   payload: OutboxPayload | string;
   attempts: number;
   priority: number;
+  chat: string;
+  /** the chat is live (a reply): it went without the pace */
+  live: boolean;
 };
+
+/** A connection's send settings as the sender keeps them. */
+type Settings = { pace: Pace; options: RateLimitOptions; replyGapMs: number };
 
 export type SendFailure = { messageId: number; reason: string };
 
@@ -55,8 +72,13 @@ export class OutboxSender {
   private readonly backoffMs: (attempts: number) => number;
   private readonly running = new Map<number, Promise<void>>();
   private readonly again = new Set<number>();
-  private readonly pacers = new Map<number, { limiter: RateLimiter; options: RateLimitOptions }>();
+  private readonly settings = new Map<number, Settings>();
+  /** per connection: when each chat recently sent to may send again (its typing gap) */
+  private readonly gaps = new Map<number, Map<string, number>>();
   private readonly timers = new Map<number, { at: number; cancel: () => void }>();
+  private readonly stale = new Set<number>();
+  /** connections with unsolicited rows waiting for the pace: a customer's message may make one a reply */
+  private readonly pacedWaiting = new Set<number>();
   private stopped = false;
   private idleWaiters: (() => void)[] = [];
 
@@ -76,9 +98,16 @@ export class OutboxSender {
     channels.onStatus((whatsappId, e) => {
       if (e.status === "CONNECTED") this.wake(whatsappId);
     });
-    const dropPace = ({ whatsappId }: { whatsappId: number }) => this.pacers.delete(whatsappId);
-    ctx.events.on("whatsapp.saved", ({ whatsapp }) => dropPace({ whatsappId: whatsapp.id }));
-    ctx.events.on("whatsapp.deleted", dropPace);
+    // settings changed: read again at the next send (a pace left unchanged keeps its state)
+    ctx.events.on("whatsapp.saved", ({ whatsapp }) => this.stale.add(whatsapp.id));
+    // a customer wrote: a row of theirs waiting for the pace is a reply now
+    ctx.events.on("message.created", ({ message, ticket }) => {
+      if (!message.fromMe && ticket.whatsappId !== null && this.pacedWaiting.has(ticket.whatsappId)) this.wake(ticket.whatsappId);
+    });
+    ctx.events.on("whatsapp.deleted", ({ whatsappId }) => {
+      this.settings.delete(whatsappId);
+      this.gaps.delete(whatsappId);
+    });
   }
 
   /**
@@ -139,57 +168,108 @@ export class OutboxSender {
       if (this.stopped) return;
       const session = this.channels.get(whatsappId);
       if (!session?.connected) return;
-      const nextAt = await this.nextDue(whatsappId);
-      if (nextAt === undefined) return;
-      if (nextAt > this.clock.now()) {
-        this.later(whatsappId, nextAt);
-        return;
-      }
-      const pacer = await this.pacer(whatsappId);
-      // the pace is kept before the claim, so a reply queued meanwhile still goes first
-      const done = await pacer.run(async () => {
-        const row = await this.claim(whatsappId);
-        if (!row) return false;
+      const settings = await this.settingsOf(whatsappId);
+      const now = this.clock.now();
+      const gaps = this.gapsOf(whatsappId, now);
+      const paceOpen = settings.pace.readyAt() <= now;
+      // a reply goes whatever the pace; an unsolicited row only when the pace allows
+      const row = await this.claim(whatsappId, now, [...gaps.keys()], paceOpen);
+      if (row) {
+        if (!row.live) settings.pace.took();
         await this.attempt(whatsappId, row);
-        return true;
-      });
-      if (!done) continue;
+        if (settings.replyGapMs > 0) gaps.set(row.chat, this.clock.now() + settings.replyGapMs);
+        continue;
+      }
+      // nothing may go now: look again when something may
+      this.pacedWaiting.delete(whatsappId);
+      const next = await this.nextDue(whatsappId, now, gaps, paceOpen ? undefined : settings.pace.readyAt());
+      if (next !== undefined) this.later(whatsappId, next);
+      return;
     }
   }
 
-  /** When the connection's next row may be sent (now or later), or undefined when nothing waits. */
-  private async nextDue(whatsappId: number): Promise<number | undefined> {
-    const { rows } = await this.ctx.db.execute<{ any_row: boolean; due_now: boolean; at: string | Date | null }>(sql`
-      select count(*) > 0 as any_row,
-             bool_or(o.next_attempt_at is null and o.lease_until is null) as due_now,
-             min(greatest(o.next_attempt_at, o.lease_until)) as at
-      from outbox o
-      where o.whatsapp_id = ${whatsappId} and o.failed_at is null
-        and not exists (select 1 from outbox p where p.whatsapp_id = o.whatsapp_id and p.chat = o.chat and p.id < o.id and p.failed_at is null)`);
-    const r = rows[0];
-    if (!r?.any_row) return undefined;
-    if (r.due_now || r.at === null) return this.clock.now();
-    return new Date(r.at).getTime();
+  /** The chats of the connection still in their typing gap (the others forgotten). */
+  private gapsOf(whatsappId: number, now: number): Map<string, number> {
+    let gaps = this.gaps.get(whatsappId);
+    if (!gaps) {
+      gaps = new Map();
+      this.gaps.set(whatsappId, gaps);
+    }
+    for (const [chat, until] of gaps) if (until <= now) gaps.delete(chat);
+    return gaps;
   }
 
-  private async claim(whatsappId: number): Promise<Claimed | undefined> {
-    const now = this.clock.now();
+  /**
+   * When to look again, after a claim found nothing: the end of a waiting chat's typing gap, the
+   * pace (`paceAt`, when it is closed) if an unsolicited row waits, a backoff or a lease ending;
+   * undefined when nothing waits.
+   */
+  private async nextDue(
+    whatsappId: number,
+    now: number,
+    gaps: Map<string, number>,
+    paceAt: number | undefined,
+  ): Promise<number | undefined> {
+    const at = new Date(now).toISOString();
+    const { rows } = await this.ctx.db.execute<{ due_now: boolean | null; later_at: string | Date | null; gapped: string[] | null }>(sql`
+      with heads as (
+        select o.chat, (o.next_attempt_at is null or o.next_attempt_at <= ${at}::timestamptz)
+                   and (o.lease_until is null or o.lease_until < ${at}::timestamptz) as due,
+               greatest(o.next_attempt_at, o.lease_until) as due_at
+        from outbox o
+        where o.whatsapp_id = ${whatsappId} and o.failed_at is null
+          and not exists (select 1 from outbox p where p.whatsapp_id = o.whatsapp_id and p.chat = o.chat and p.id < o.id and p.failed_at is null)
+      )
+      select bool_or(due and ${notIn(sql`chat`, [...gaps.keys()])}) as due_now,
+             min(due_at) filter (where not due) as later_at,
+             array_agg(distinct chat) filter (where due and not ${notIn(sql`chat`, [...gaps.keys()])}) as gapped
+      from heads`);
+    const r = rows[0];
+    const candidates: number[] = [];
+    // due rows the claim left: unsolicited ones waiting for the pace (or, with the pace open, a
+    // row another transaction held for a moment; a row queued meanwhile wakes the sender anyway)
+    if (r?.due_now) {
+      candidates.push(paceAt ?? now + 1000);
+      if (paceAt !== undefined) this.pacedWaiting.add(whatsappId);
+    }
+    if (r?.later_at) candidates.push(new Date(r.later_at).getTime());
+    for (const chat of r?.gapped ?? []) {
+      const until = gaps.get(chat);
+      if (until !== undefined) candidates.push(until);
+    }
+    return candidates.length ? Math.min(...candidates) : undefined;
+  }
+
+  private async claim(whatsappId: number, now: number, gapped: string[], paceOpen: boolean): Promise<Claimed | undefined> {
+    const at = new Date(now).toISOString();
+    const since = new Date(now - LIVE_WINDOW_MS).toISOString();
     const { rows } = await this.ctx.db.execute<Claimed>(sql`
       with next as (
         select o.id from outbox o
         where o.whatsapp_id = ${whatsappId} and o.failed_at is null
-          and (o.next_attempt_at is null or o.next_attempt_at <= ${new Date(now).toISOString()}::timestamptz)
-          and (o.lease_until is null or o.lease_until < ${new Date(now).toISOString()}::timestamptz)
+          and (o.next_attempt_at is null or o.next_attempt_at <= ${at}::timestamptz)
+          and (o.lease_until is null or o.lease_until < ${at}::timestamptz)
+          and ${notIn(sql`o.chat`, gapped)}
           and not exists (select 1 from outbox p where p.whatsapp_id = o.whatsapp_id and p.chat = o.chat and p.id < o.id and p.failed_at is null)
+          ${paceOpen ? sql`` : sql`and ${liveChat(sql`o`, since)}`}
         order by o.priority, o.id
         limit 1
         for update skip locked
       )
       update outbox set lease_until = ${new Date(now + this.leaseMs).toISOString()}::timestamptz, attempts = outbox.attempts + 1
       from next where outbox.id = next.id
-      returning outbox.id, outbox.message_id, outbox.whatsapp_id, outbox.wid, outbox.payload, outbox.attempts, outbox.priority`);
+      returning outbox.id, outbox.message_id, outbox.whatsapp_id, outbox.wid, outbox.payload, outbox.attempts, outbox.priority,
+                outbox.chat, ${paceOpen ? liveChat(sql`outbox`, since) : sql`true`} as live`);
     const r = rows[0];
-    return r ? { ...r, id: Number(r.id), message_id: Number(r.message_id), priority: Number(r.priority) } : undefined;
+    return r
+      ? {
+          ...r,
+          id: Number(r.id),
+          message_id: Number(r.message_id),
+          priority: Number(r.priority),
+          live: r.live === true || String(r.live) === "t",
+        }
+      : undefined;
   }
 
   private async attempt(whatsappId: number, row: Claimed): Promise<void> {
@@ -241,22 +321,22 @@ export class OutboxSender {
     return { ...rest, data };
   }
 
-  private async pacer(whatsappId: number) {
-    const hit = this.pacers.get(whatsappId);
-    if (hit) return hit.limiter;
+  private async settingsOf(whatsappId: number): Promise<Settings> {
+    const hit = this.settings.get(whatsappId);
+    if (hit && !this.stale.has(whatsappId)) return hit;
+    this.stale.delete(whatsappId);
     const [row] = await this.ctx.db
-      .select({ interval: whatsapps.sendIntervalMs, jitter: whatsapps.sendJitterMs, burst: whatsapps.sendBurst })
+      .select({ interval: whatsapps.sendIntervalMs, jitter: whatsapps.sendJitterMs, burst: whatsapps.sendBurst, gap: whatsapps.replyGapMs })
       .from(whatsapps)
       .where(eq(whatsapps.id, whatsappId));
     const options: RateLimitOptions = row
       ? { ...DEFAULT_RATE_LIMIT, minIntervalMs: row.interval, jitterMs: row.jitter, burst: row.burst }
       : DEFAULT_RATE_LIMIT;
-    // a pace changed while the sender runs applies from its next send
-    const previous = this.pacers.get(whatsappId);
-    const limiter =
-      previous && samePace(previous.options, options) ? previous.limiter : createRateLimiter(options, this.clock, this.random);
-    this.pacers.set(whatsappId, { limiter, options });
-    return limiter;
+    // a pace changed while the sender runs applies from its next send; an unchanged one keeps its state
+    const pace = hit && samePace(hit.options, options) ? hit.pace : createPace(options, this.clock, this.random);
+    const settings: Settings = { pace, options, replyGapMs: row?.gap ?? 0 };
+    this.settings.set(whatsappId, settings);
+    return settings;
   }
 
   /** Wakes the connection's sender at `at` (a backoff ended, a lease expires). */
@@ -277,4 +357,27 @@ export class OutboxSender {
 
 function samePace(a: RateLimitOptions, b: RateLimitOptions) {
   return a.minIntervalMs === b.minIntervalMs && a.jitterMs === b.jitterMs && a.burst === b.burst;
+}
+
+/** `column` is none of `values` (true for none). */
+function notIn(column: SQL, values: string[]): SQL {
+  if (values.length === 0) return sql`true`;
+  return sql`${column} not in (${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )})`;
+}
+
+/**
+ * The outbox row `o`'s chat is live: the customer wrote to it since `since` — a message of theirs
+ * in any ticket of the row's contact on the row's connection (the index of tickets by contact,
+ * then each ticket's messages by time).
+ */
+function liveChat(o: SQL, since: string): SQL {
+  return sql`exists (
+    select 1 from messages mo
+    join tickets tk on tk.id = mo.ticket_id
+    join tickets t2 on t2.contact_id = tk.contact_id and t2.whatsapp_id = ${o}.whatsapp_id
+    join messages mi on mi.ticket_id = t2.id
+    where mo.id = ${o}.message_id and mi.created_at > ${since}::timestamptz and not mi.from_me)`;
 }

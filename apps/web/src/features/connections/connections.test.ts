@@ -27,6 +27,7 @@ const w = (id: number, extra: Partial<Whatsapp> = {}): Whatsapp => ({
   sendIntervalMs: 1000,
   sendJitterMs: 1500,
   sendBurst: 3,
+  replyGapMs: 300,
   selfService: "off",
   typebot: {
     enabled: false,

@@ -1,0 +1,1 @@
+ALTER TABLE "whatsapps" ADD COLUMN "reply_gap_ms" integer DEFAULT 300 NOT NULL;
