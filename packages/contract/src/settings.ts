@@ -199,6 +199,11 @@ export const AGENT_SETTING_KEYS: readonly SettingKey[] = [
   "financeBaseUrl",
   "pix",
   "urlPix",
+  // the 'Novo Contrato' preview fills the witnesses as the PDF will (they are printed on every contract)
+  "contrato_nome1",
+  "contrato_cpf1",
+  "contrato_nome2",
+  "contrato_cpf2",
   // the chat shows "Sugerir resposta" and "Resumo" only while AI assist is on
   "aiEnabled",
 ];
