@@ -304,7 +304,8 @@ test("11b. what happens while a page's live connection is still starting shows o
   const held = new Promise((r) => {
     release = r;
   });
-  await page.route("**/assets/socket-*.js", async (route) => {
+  // (socket.io-client is its own lazy chunk, named after api/socket-io.ts)
+  await page.route("**/assets/socket-io-*.js", async (route) => {
     const response = await route.fetch();
     await held;
     await route.fulfill({ response });

@@ -1,7 +1,7 @@
 import type { ServerToClientEvents } from "@balcao/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, createContext, useContext, useEffect, useRef, useState } from "react";
-import type { AppSocket } from "../api/socket";
+import type { AppSocket } from "../api/socket-io";
 
 const SocketContext = createContext<AppSocket | null>(null);
 
@@ -27,7 +27,7 @@ export function SocketProvider({ userId, children }: { userId: number | undefine
       });
     };
     // socket.io-client loads after sign-in: it is not part of the login page's JavaScript.
-    void import("../api/socket").then(({ connectSocket }) => {
+    void import("../api/socket-io").then(({ connectSocket }) => {
       if (cancelled) return;
       s = connectSocket();
       s.on("connect", resync);
