@@ -214,10 +214,11 @@ describe(`baileys through the pipeline (${process.env.TEST_DATABASE_URL ? "Postg
       type: "baileys",
       acceptCalls: false,
       callRefuseMessage: "Não atendemos ligações por aqui, escreva sua dúvida.",
-      // sends without waiting for the pace (the pace has its own tests)
+      // sends without waiting for the pace or a reply's typing gap (both have their own tests)
       sendIntervalMs: 0,
       sendJitterMs: 0,
       sendBurst: 20,
+      replyGapMs: 0,
     });
     expect(created.status).toBe(200);
     whatsappId = created.body.id;
