@@ -21,7 +21,6 @@ import { createBaileysChannel } from "./channels/baileys/index.js";
 import type { ChannelFactory } from "./channels/channel.js";
 import { ChannelManager } from "./channels/manager.js";
 import { SimulatorHub } from "./channels/simulator/session.js";
-import { registerOutboxFed } from "./jobs/outbox-fed.js";
 import { JobRunner } from "./jobs/runner.js";
 import { EventBus } from "./lib/events.js";
 import { MediaStore } from "./lib/media.js";
@@ -37,26 +36,23 @@ import type { ConvDeps } from "./modules/outbox/deps.js";
 import { OutboxSender, type SenderOptions } from "./modules/outbox/sender.js";
 import { metricsRoutes } from "./modules/metrics/routes.js";
 import { MetricsCache } from "./modules/metrics/service.js";
-import { disparoRoutes } from "./modules/disparos/routes.js";
 import type { HttpOptions } from "./modules/billing/http.js";
 import { BillingRegistry } from "./modules/billing/registry.js";
 import { billingRoutes } from "./modules/billing/routes.js";
 import { registerAi } from "./modules/ai/index.js";
-import * as disparos from "./modules/disparos/service.js";
 import * as bots from "./modules/bots/module.js";
 import { botContentRoutes } from "./modules/bot-content/routes.js";
 import { registerDisparoRealtime } from "./realtime/disparos.js";
 import { registerContractRealtime } from "./realtime/contracts.js";
-import { contractRoutes } from "./modules/contracts/routes.js";
-import * as contracts from "./modules/contracts/service.js";
-import { ensureDefaultTemplate } from "./modules/contracts/templates.js";
 import { registerScheduleRealtime } from "./realtime/schedules.js";
 import { messageApiRoutes } from "./modules/message-api/routes.js";
-import { scheduleRoutes } from "./modules/schedules/routes.js";
-import * as schedules from "./modules/schedules/service.js";
 import { type Clock, realClock } from "./lib/pace.js";
 import { contactRoutes } from "./modules/contacts/routes.js";
+import * as contractsModule from "./modules/contracts/module.js";
+import type { ContractDeps } from "./modules/contracts/service.js";
+import * as disparosModule from "./modules/disparos/module.js";
 import * as messages from "./modules/messages/module.js";
+import * as schedulesModule from "./modules/schedules/module.js";
 import type { ModuleHost } from "./modules/module.js";
 import * as system from "./modules/system/module.js";
 import * as tickets from "./modules/tickets/module.js";
@@ -118,7 +114,7 @@ export interface App {
   /** The one job runner. */
   jobs: JobRunner;
   /** What the contracts' jobs and routes use (tests run a job again with it). */
-  contracts: contracts.ContractDeps;
+  contracts: ContractDeps;
   /** The configured billing system (self-service bot steps take it from here). */
   billing: BillingRegistry;
   close(): Promise<void>;
@@ -275,10 +271,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   system.register(host);
 
   // disparos: one send job per connection, paced; the outbox's outcomes move the rows on
-  const disparoDeps: disparos.DisparoDeps = { conv, clock, random: Math.random, wakeRunner: () => jobs.wake() };
-  const jobHost = { db: database.db, clock, wakeRunner: () => jobs.wake() };
-  const disparoLife = registerOutboxFed(jobs, ctx.events, jobHost, disparos.disparoWork(disparoDeps));
-  routes.push(disparoRoutes(disparoDeps, guard));
+  const disparoDeps = disparosModule.register(host);
 
   // the billing system (SGP / MK-AUTH) of the integration settings: one live adapter, its breaker and cache
   const billing = new BillingRegistry(clock, { allow: config.allowedPrivateHosts, ...opts.billingHttp });
@@ -293,25 +286,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // the dashboard's figures, cached a few seconds and dropped by ticket events
   const metrics = new MetricsCache({ ctx, clock, onlineUserIds: () => onlineUserIds(io) });
   routes.push(metricsRoutes(metrics, guard));
-  // contracts: the PDF and the link on the job runner, the signed copy by e-mail
   const branding = new BrandingStore(config.dataDir);
   routes.push(settingRoutes(ctx, guard, clock, branding));
-  const contractDeps: contracts.ContractDeps = {
-    conv,
-    clock,
-    wakeRunner: () => jobs.wake(),
-    files: contracts.contractFiles(config.dataDir),
-    branding,
-  };
-  jobs.register<{ contractId: number }>(contracts.GENERATE_JOB, (p) => contracts.runGenerate(contractDeps, p.contractId));
-  jobs.register<{ contractId: number }>(contracts.MAIL_JOB, (p) => contracts.runMail(contractDeps, p.contractId));
-  await ensureDefaultTemplate(database.db);
-  routes.push(contractRoutes(contractDeps, guard));
-  // schedules: one send job per schedule at its time; the outbox's outcomes and the customer's replies move them on
-  const scheduleDeps: schedules.ScheduleDeps = { conv, clock, wakeRunner: () => jobs.wake() };
-  const scheduleLife = registerOutboxFed(jobs, ctx.events, jobHost, schedules.scheduleWork(scheduleDeps));
-  ctx.events.on("message.created", (p) => schedules.cancelOnCustomerReply(scheduleDeps, p.message, p.ticket));
-  routes.push(scheduleRoutes(scheduleDeps, guard), messageApiRoutes(conv));
+  const contractDeps = await contractsModule.register(host, branding);
+  schedulesModule.register(host);
+  routes.push(messageApiRoutes(conv));
   if (config.simulatorEnabled) routes.push(simulatorRoutes(ctx, channels, simulator, guard));
   for (const plugin of routes) await app.register(plugin);
 
@@ -325,8 +304,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // sessions (each replays its unfinished journal events first), the senders, the jobs
   await startAllSessions(ctx, channels);
   await sender.start();
-  await disparoLife.start();
-  await scheduleLife.start();
   for (const start of starts) await start();
   await jobs.start();
 
