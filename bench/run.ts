@@ -21,6 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
+import { CONTACTS_COUNT_CAP } from "@balcao/contract";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { io as connectSocket } from "socket.io-client";
@@ -265,6 +266,28 @@ async function lists() {
       env,
       "messages page",
       `select id from messages where ticket_id = ${ids[0]} order by created_at desc nulls last, id desc nulls last limit 41`,
+    );
+    const contactWhere = (term: string, digits: string) =>
+      `(lower(name) like '%${term}%'${digits ? ` or number like '%${digits}%'` : ""} or lower(email) like '%${term}%')`;
+    await explain(
+      env,
+      "contact search 'ab', page (name order, one row past the page)",
+      `select id from contacts where ${contactWhere("ab", "")} order by lower(name), id limit 21`,
+    );
+    await explain(
+      env,
+      "contact search 'ab', capped count",
+      `select count(*) from (select 1 from contacts where ${contactWhere("ab", "")} limit ${CONTACTS_COUNT_CAP}) capped`,
+    );
+    await explain(
+      env,
+      "contact search 'silva' (trigram indexes on name and e-mail)",
+      `select count(*) from (select 1 from contacts where ${contactWhere("silva", "")} limit ${CONTACTS_COUNT_CAP}) capped`,
+    );
+    await explain(
+      env,
+      "contact search '99123' (trigram index on the number)",
+      `select count(*) from (select 1 from contacts where ${contactWhere("99123", "99123")} limit ${CONTACTS_COUNT_CAP}) capped`,
     );
   } finally {
     await env.done();
