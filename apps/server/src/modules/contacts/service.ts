@@ -121,7 +121,8 @@ async function countContacts(db: DbOrTx, where: SQL | undefined, offset: number,
   if (!hasMore && (pageRows > 0 || offset === 0)) return offset + pageRows;
   const capped = db.select({ one: sql`1` }).from(contacts).where(where).limit(CONTACTS_COUNT_CAP).as("capped");
   const [{ total }] = await db.select({ total: count() }).from(capped);
-  return Math.max(total, offset + pageRows + (hasMore ? 1 : 0));
+  // past the cap, this page and the row after it are known to exist
+  return hasMore ? Math.max(total, offset + pageRows + 1) : total;
 }
 
 async function writeExtras(db: DbOrTx, contactId: number, input: { extraInfo?: { name: string; value: string }[]; tagIds?: number[] }) {
