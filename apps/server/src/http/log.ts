@@ -74,12 +74,10 @@ export function registerRequestLog(app: FastifyInstance, slowMs: number) {
     const ms = reply.elapsedTime;
     const status = reply.statusCode;
     const level = status >= 500 ? "error" : ms >= slowMs ? "warn" : "info";
-    if (reply.log.isLevelEnabled(level)) {
-      reply.log[level](
-        { method: req.method, url: redactUrl(req.url), route: req.routeOptions.url, statusCode: status, ms: Math.round(ms * 10) / 10 },
-        status >= 500 ? "request failed" : level === "warn" ? "slow request" : "request",
-      );
-    }
+    reply.log[level](
+      { method: req.method, url: redactUrl(req.url), route: req.routeOptions.url, statusCode: status, ms: Math.round(ms * 10) / 10 },
+      status >= 500 ? "request failed" : level === "warn" ? "slow request" : "request",
+    );
     done();
   });
 }
