@@ -15,7 +15,7 @@
  * a server where a fresh database is created for each benchmark and dropped afterwards.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -76,11 +76,21 @@ async function environment(
   const config = loadConfig({
     NODE_ENV: "development",
     DATA_DIR: dataDir,
-    LOG_LEVEL: "silent",
+    // BENCH_LOG=info logs as a server does, to a file on disk (its size is printed at the end)
+    LOG_LEVEL: process.env.BENCH_LOG ?? "silent",
     JWT_SECRET: randomBytes(32).toString("hex"),
     ...opts.config,
   });
-  const app = await buildApp(config, { database, logger: false, serveWeb: false, simulatorAckDelayMs: 50, journal: opts.journal });
+  const logPath = join(dataDir, "server.log");
+  const logStream = process.env.BENCH_LOG ? createWriteStream(logPath) : undefined;
+  const app = await buildApp(config, {
+    database,
+    logger: Boolean(logStream),
+    ...(logStream && { logStream }),
+    serveWeb: false,
+    simulatorAckDelayMs: 50,
+    journal: opts.journal,
+  });
   await app.app.listen({ port: 0, host: "127.0.0.1" });
   const url = `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`;
   const login = await fetch(`${url}/auth/login`, {
@@ -96,6 +106,11 @@ async function environment(
     token,
     async done() {
       await app.close();
+      if (logStream) {
+        await new Promise((resolve) => logStream.end(resolve));
+        const lines = readFileSync(logPath, "utf8").split("\n").length - 1;
+        console.log(`log: ${lines} lines, ${(statSync(logPath).size / 1024).toFixed(0)} KiB`);
+      }
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
       if (engine !== "postgres") return;
