@@ -77,7 +77,7 @@ async function environment(
     NODE_ENV: "development",
     DATA_DIR: dataDir,
     // BENCH_LOG=info logs as a server does, to a file on disk (its size is printed at the end)
-    LOG_LEVEL: process.env.BENCH_LOG ?? "silent",
+    LOG_LEVEL: process.env.BENCH_LOG || "silent",
     JWT_SECRET: randomBytes(32).toString("hex"),
     ...opts.config,
   });
