@@ -296,6 +296,11 @@ async function lists() {
     );
     await explain(
       env,
+      "contact search 'ab', uncapped count (before issue 31)",
+      `select count(*) from contacts where ${contactWhere("ab", "")}`,
+    );
+    await explain(
+      env,
       "contact search 'silva' (trigram indexes on name and e-mail)",
       `select count(*) from (select 1 from contacts where ${contactWhere("silva", "")} limit ${CONTACTS_COUNT_CAP}) capped`,
     );
