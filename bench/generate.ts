@@ -92,9 +92,11 @@ export async function generate(database: Database, whatsappId: number): Promise<
   await q(`insert into whatsapp_queues (whatsapp_id, queue_id) select ${whatsappId}, id from queues on conflict do nothing`);
   const first = sqlArray(FIRST);
   const last = sqlArray(LAST);
-  await q(`insert into contacts (name, number)
+  // half of the contacts have an e-mail (the contact search looks there too)
+  await q(`insert into contacts (name, number, email)
            select (${first})[1 + (g * 7) % ${FIRST.length}] || ' ' || (${last})[1 + (g * 13 + g / 20) % ${LAST.length}],
-                  '55' || (11 + g % 80)::text || '9' || lpad(g::text, 8, '0')
+                  '55' || (11 + g % 80)::text || '9' || lpad(g::text, 8, '0'),
+                  case when g % 2 = 0 then 'cliente' || g::text || '@provedor.net.br' else '' end
            from generate_series(1, ${SIZES.contacts}) g`);
   // tickets 1..10 000 are live (open, pending), each on its own contact; the rest closed, on any contact
   await q(`insert into tickets (status, last_message, unread_messages, contact_id, user_id, queue_id, whatsapp_id, created_at, updated_at, closed_at)

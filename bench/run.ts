@@ -15,12 +15,13 @@
  * a server where a fresh database is created for each benchmark and dropped afterwards.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
+import { CONTACTS_COUNT_CAP } from "@balcao/contract";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { io as connectSocket } from "socket.io-client";
@@ -75,11 +76,21 @@ async function environment(
   const config = loadConfig({
     NODE_ENV: "development",
     DATA_DIR: dataDir,
-    LOG_LEVEL: "silent",
+    // BENCH_LOG=info logs as a server does, to a file on disk (its size is printed at the end)
+    LOG_LEVEL: process.env.BENCH_LOG || "silent",
     JWT_SECRET: randomBytes(32).toString("hex"),
     ...opts.config,
   });
-  const app = await buildApp(config, { database, logger: false, serveWeb: false, simulatorAckDelayMs: 50, journal: opts.journal });
+  const logPath = join(dataDir, "server.log");
+  const logStream = process.env.BENCH_LOG ? createWriteStream(logPath) : undefined;
+  const app = await buildApp(config, {
+    database,
+    logger: Boolean(logStream),
+    ...(logStream && { logStream }),
+    serveWeb: false,
+    simulatorAckDelayMs: 50,
+    journal: opts.journal,
+  });
   await app.app.listen({ port: 0, host: "127.0.0.1" });
   const url = `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`;
   const login = await fetch(`${url}/auth/login`, {
@@ -95,6 +106,11 @@ async function environment(
     token,
     async done() {
       await app.close();
+      if (logStream) {
+        await new Promise((resolve) => logStream.end(resolve));
+        const lines = readFileSync(logPath, "utf8").split("\n").length - 1;
+        console.log(`log: ${lines} lines, ${(statSync(logPath).size / 1024).toFixed(0)} KiB`);
+      }
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
       if (engine !== "postgres") return;
@@ -230,7 +246,9 @@ async function lists() {
       ["GET /messages/{id}", ids.map((id) => `/messages/${id}`)],
       ["GET /contacts searchParam=ab", ["/contacts?searchParam=ab&pageNumber=1"]],
     ];
-    for (const [label, paths] of requests) {
+    // BENCH_REQUESTS=contacts runs only the requests whose label holds that text
+    const only = process.env.BENCH_REQUESTS;
+    for (const [label, paths] of requests.filter(([label]) => !only || label.includes(only))) {
       for (let i = 0; i < 20; i++) await call(env, "GET", paths[i % paths.length]); // warm-up
       // the clients run in a worker thread: their own event loop, apart from the server's
       const { samples, failures } = await new Promise<{ samples: number[]; failures: number }>((resolve, reject) => {
@@ -263,6 +281,33 @@ async function lists() {
       env,
       "messages page",
       `select id from messages where ticket_id = ${ids[0]} order by created_at desc nulls last, id desc nulls last limit 41`,
+    );
+    const contactWhere = (term: string, digits: string) =>
+      `(lower(name) like '%${term}%'${digits ? ` or number like '%${digits}%'` : ""} or lower(email) like '%${term}%')`;
+    await explain(
+      env,
+      "contact search 'ab', page (name order, one row past the page)",
+      `select id from contacts where ${contactWhere("ab", "")} order by lower(name), id limit 21`,
+    );
+    await explain(
+      env,
+      "contact search 'ab', capped count",
+      `select count(*) from (select 1 from contacts where ${contactWhere("ab", "")} limit ${CONTACTS_COUNT_CAP}) capped`,
+    );
+    await explain(
+      env,
+      "contact search 'ab', uncapped count (before issue 31)",
+      `select count(*) from contacts where ${contactWhere("ab", "")}`,
+    );
+    await explain(
+      env,
+      "contact search 'silva' (trigram indexes on name and e-mail)",
+      `select count(*) from (select 1 from contacts where ${contactWhere("silva", "")} limit ${CONTACTS_COUNT_CAP}) capped`,
+    );
+    await explain(
+      env,
+      "contact search '99123' (trigram index on the number)",
+      `select count(*) from (select 1 from contacts where ${contactWhere("99123", "99123")} limit ${CONTACTS_COUNT_CAP}) capped`,
     );
   } finally {
     await env.done();

@@ -13,7 +13,7 @@ import { registerApiDocsGate } from "./http/api-docs.js";
 import { makeGuards, runGuardsFirst } from "./http/guards.js";
 import { frameOriginOf, registerCors, registerSecurityHeaders } from "./http/security.js";
 import { registerLingeringDrain } from "./http/drain.js";
-import { errSerializer, reqSerializer } from "./http/log.js";
+import { errSerializer, registerRequestLog, reqSerializer } from "./http/log.js";
 import { registerInputCleaning } from "./http/input.js";
 import { findWebDist, registerWebApp } from "./http/static.js";
 import type { ChannelType } from "@balcao/contract";
@@ -146,6 +146,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
               censor: "[redacted]",
             },
           },
+    // one line per request, written by registerRequestLog (not Fastify's incoming + completed)
+    disableRequestLogging: true,
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY === "true",
     routerOptions: { ignoreTrailingSlash: true },
@@ -154,6 +156,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerRequestLog(app, config.LOG_SLOW_MS);
   registerInputCleaning(app);
   // what a refused client may still send is read and dropped (so it reads the refusal), up to this
   registerLingeringDrain(app, Math.max(32 * 1024 * 1024, 4 * config.BODY_LIMIT, 2 * config.UPLOAD_LIMIT));

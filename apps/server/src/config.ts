@@ -29,6 +29,8 @@ const envSchema = z.object({
     .default(7 * 24 * 3600),
   /** seconds in which a just-rotated refresh token answers its successor instead of counting as reuse */
   REFRESH_GRACE_S: z.coerce.number().int().min(0).max(60).default(10),
+  /** a request taking this many ms or more is logged at `warn` */
+  LOG_SLOW_MS: z.coerce.number().int().min(0).default(1000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   WEB_DIST: z.string().optional(),
   BODY_LIMIT: z.coerce

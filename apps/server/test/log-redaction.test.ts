@@ -106,3 +106,63 @@ describe("the log of a request URL", () => {
     expect(redactUrl("/assinar/abc")).toBe("/assinar/<redacted>");
   });
 });
+
+/** Issue 31: one line per completed request at most; failures and slow requests always logged. */
+describe("the request log", () => {
+  const parsed = () => lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  /** Every line of the requests whose URL holds `marker`. */
+  function linesOf(marker: string, from = parsed()) {
+    const ids = new Set(from.filter((l) => String(l.url ?? (l.req as { url?: string })?.url ?? "").includes(marker)).map((l) => l.reqId));
+    expect(ids.size).toBeGreaterThan(0);
+    return from.filter((l) => ids.has(l.reqId));
+  }
+
+  it("writes one line for a successful request: method, URL, route pattern, status, time", async () => {
+    const marker = `linha${randomBytes(4).toString("hex")}`;
+    const res = await app.app.inject({ method: "GET", url: `/contacts?searchParam=${marker}`, headers: bearer(token) });
+    expect(res.statusCode).toBe(200);
+    const mine = linesOf(marker);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ level: 30, method: "GET", route: "/contacts", statusCode: 200, msg: "request" });
+    expect(typeof mine[0].ms).toBe("number");
+  });
+
+  it("logs a 5xx at error level, with its error", async () => {
+    await app.ctx.database.exec("ALTER TABLE tags ADD CONSTRAINT test_refuse_tag CHECK (name <> 'Falha 500') NOT VALID");
+    try {
+      const res = await app.app.inject({
+        method: "POST",
+        url: "/tags?marca=falha500",
+        headers: bearer(token),
+        payload: { name: "Falha 500", color: "#112233" },
+      });
+      expect(res.statusCode).toBe(500);
+    } finally {
+      await app.ctx.database.exec("ALTER TABLE tags DROP CONSTRAINT test_refuse_tag");
+    }
+    const mine = linesOf("marca=falha500");
+    expect(mine.find((l) => l.msg === "request failed")).toMatchObject({ level: 50, method: "POST", route: "/tags", statusCode: 500 });
+    expect(mine.some((l) => l.msg === "unhandled error" && JSON.stringify(l.err).includes("test_refuse_tag"))).toBe(true);
+  });
+
+  it("logs a request at warn when it takes LOG_SLOW_MS or more, and only that at LOG_LEVEL=warn", async () => {
+    const db = await createTestDatabase();
+    const own: string[] = [];
+    const slow = await buildApp(testConfig({ LOG_LEVEL: "warn", LOG_SLOW_MS: "0" }), {
+      database: db.database,
+      serveWeb: false,
+      logStream: { write: (line: string) => void own.push(line) },
+    });
+    try {
+      await slow.app.ready();
+      const res = await slow.app.inject({ method: "GET", url: "/assinar/lento123456789" });
+      expect(res.statusCode).toBeGreaterThanOrEqual(200);
+      const mine = own.map((l) => JSON.parse(l)).filter((l) => String(l.url).startsWith("/assinar/"));
+      expect(mine).toHaveLength(1);
+      expect(mine[0]).toMatchObject({ level: 40, msg: "slow request", method: "GET", url: "/assinar/lento1…<redacted>" });
+    } finally {
+      await slow.close();
+      await db.drop();
+    }
+  });
+});

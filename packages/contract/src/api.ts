@@ -122,6 +122,11 @@ export const contactsQuery = z.object({
   searchParam: z.string().trim().max(100).default(""),
   ...pageQuery(PAGE_SIZE.contacts.max, PAGE_SIZE.contacts.default),
 });
+/**
+ * GET /contacts counts matches up to this many: below it `count` is exact, at it `count` means
+ * "this many or more" (a search typed letter by letter does not count thousands of rows each time).
+ */
+export const CONTACTS_COUNT_CAP = 1000;
 export const contactsAnswer = z.object({ contacts: z.array(contactSchema), count: z.number(), hasMore: z.boolean() });
 export type ContactsAnswer = z.infer<typeof contactsAnswer>;
 

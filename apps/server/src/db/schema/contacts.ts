@@ -21,6 +21,7 @@ export const contacts = pgTable(
     uniqueIndex("contacts_lid_key").on(t.lid),
     index("contacts_name_idx").on(sql`lower(${t.name})`, t.id),
     index("contacts_name_trgm").using("gin", sql`lower(${t.name}) gin_trgm_ops`),
+    index("contacts_email_trgm").using("gin", sql`lower(${t.email}) gin_trgm_ops`),
     index("contacts_number_trgm").using("gin", sql`${t.number} gin_trgm_ops`),
   ],
 );

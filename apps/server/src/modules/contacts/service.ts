@@ -1,4 +1,4 @@
-import { type Contact, type ContactUpdateBody, contactBody, normalizeNumber, parseCsv } from "@balcao/contract";
+import { CONTACTS_COUNT_CAP, type Contact, type ContactUpdateBody, contactBody, normalizeNumber, parseCsv } from "@balcao/contract";
 import { and, asc, count, desc, eq, inArray, like, or, type SQL, sql } from "drizzle-orm";
 import type { AppContext, SessionUser } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
@@ -99,17 +99,30 @@ export async function listContacts(db: DbOrTx, user: SessionUser, q: { searchPar
       : undefined,
   );
   const { offset, limit } = pageWindow(q.pageNumber, q.rowsPerPage);
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select()
-      .from(contacts)
-      .where(where)
-      .orderBy(asc(sql`lower(${contacts.name})`), asc(contacts.id))
-      .limit(limit)
-      .offset(offset),
-    db.select({ total: count() }).from(contacts).where(where),
-  ]);
-  return { contacts: await hydrateContacts(db, rows), count: total, hasMore: offset + rows.length < total };
+  // one row past the page tells whether there is a next one
+  const found = await db
+    .select()
+    .from(contacts)
+    .where(where)
+    .orderBy(asc(sql`lower(${contacts.name})`), asc(contacts.id))
+    .limit(limit + 1)
+    .offset(offset);
+  const hasMore = found.length > limit;
+  const rows = hasMore ? found.slice(0, limit) : found;
+  return { contacts: await hydrateContacts(db, rows), count: await countContacts(db, where, offset, rows.length, hasMore), hasMore };
+}
+
+/**
+ * How many contacts match, counted up to CONTACTS_COUNT_CAP (a search on every keystroke does not
+ * count thousands of rows): `count` is exact below the cap and means "at least this many" at it.
+ * The last page already tells the total without counting.
+ */
+async function countContacts(db: DbOrTx, where: SQL | undefined, offset: number, pageRows: number, hasMore: boolean): Promise<number> {
+  if (!hasMore && (pageRows > 0 || offset === 0)) return offset + pageRows;
+  const capped = db.select({ one: sql`1` }).from(contacts).where(where).limit(CONTACTS_COUNT_CAP).as("capped");
+  const [{ total }] = await db.select({ total: count() }).from(capped);
+  // past the cap, this page and the row after it are known to exist
+  return hasMore ? Math.max(total, offset + pageRows + 1) : total;
 }
 
 async function writeExtras(db: DbOrTx, contactId: number, input: { extraInfo?: { name: string; value: string }[]; tagIds?: number[] }) {

@@ -1,4 +1,4 @@
-import { SEARCH_DEBOUNCE_MS } from "@balcao/contract";
+import { CONTACTS_COUNT_CAP, SEARCH_DEBOUNCE_MS } from "@balcao/contract";
 import DeleteSweepIcon from "@mui/icons-material/DeleteSweep";
 import UploadFileIcon from "@mui/icons-material/UploadFile";
 import Avatar from "@mui/material/Avatar";
@@ -42,7 +42,10 @@ export default function ContactsPage() {
   return (
     <CrudGridPage
       ns="contacts"
-      subtitle={count !== undefined ? t("contacts.count", { count }) : undefined}
+      subtitle={
+        // the server counts up to CONTACTS_COUNT_CAP: at the cap there may be more
+        count !== undefined ? t("contacts.count", { count: count >= CONTACTS_COUNT_CAP ? `${CONTACTS_COUNT_CAP}+` : count }) : undefined
+      }
       search={search}
       onSearch={setSearch}
       items={flattenPages(q.data, "contacts")}
