@@ -6,7 +6,7 @@
 // light and dark, into e2e/screenshots.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { ADMIN, BASE, api, launch, newPage, settled, shot, signIn, toast, unique } from "../lib/browser.mjs";
+import { ADMIN, BASE, api, launch, newPage, settled, shot, signIn, socketJoined, toast, unique } from "../lib/browser.mjs";
 import { pairedSimulator, randomColor, ticketRow, until } from "../lib/conversation.mjs";
 import { solidPng } from "../lib/png.mjs";
 
@@ -347,7 +347,10 @@ test("12b. the hint under a waiting or closed chat names the button on screen: A
   const ticket = await ticketOf(number(40));
   const page = await newPage(browser, { width: 375, height: 740 });
   await signIn(page);
+  // the address is a new page load: its socket joins its rooms again before the ticket changes below
+  const joined = socketJoined(page);
   await page.goto(`/tickets/${ticket.id}`);
+  await joined;
   const accept = page.getByTestId("action-accept");
   await accept.waitFor();
   const button = (await accept.textContent()).trim();
