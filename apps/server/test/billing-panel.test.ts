@@ -101,7 +101,12 @@ describe("the customer panel", () => {
     expect(sent.status).toBe(200);
     expect(sent.body.messageIds).toHaveLength(3);
     await settle(t);
-    const phone = await phoneOf(sim, MARIA);
+    // the three go one typing gap apart (a reply's replyGapMs): wait for the third on the phone
+    let phone = await phoneOf(sim, MARIA);
+    for (let i = 0; i < 200 && !phone.some((m) => m.fromMe && m.mediaType === "image"); i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      phone = await phoneOf(sim, MARIA);
+    }
     const bodies = phone.map((m) => m.body ?? "");
     expect(bodies.some((b) => b.includes("Linha digitável: 23790.00009 00000.000003 00000.000000 1 99990000008990"))).toBe(true);
     const pix = bodies.find((b) => b.startsWith("000201")) as string;
