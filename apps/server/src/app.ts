@@ -24,6 +24,7 @@ import { SimulatorHub } from "./channels/simulator/session.js";
 import { JobRunner } from "./jobs/runner.js";
 import { EventBus } from "./lib/events.js";
 import { MediaStore } from "./lib/media.js";
+import { openStorage } from "./lib/storage.js";
 import { UploadReceiver } from "./lib/uploads.js";
 import { authRoutes } from "./modules/auth/routes.js";
 import { userFromToken } from "./modules/auth/tokens.js";
@@ -55,6 +56,8 @@ import * as messages from "./modules/messages/module.js";
 import * as schedulesModule from "./modules/schedules/module.js";
 import type { ModuleHost } from "./modules/module.js";
 import * as system from "./modules/system/module.js";
+import * as ops from "./modules/ops/module.js";
+import { registerHttpMetrics } from "./modules/ops/prometheus.js";
 import * as tickets from "./modules/tickets/module.js";
 import { createJournal, type Journal } from "./modules/messages/journal.js";
 import { messageWidLookup, publishMessage } from "./modules/messages/queries.js";
@@ -223,7 +226,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   channels.register("simulator", simulator.factory);
   channels.register("baileys", (deps) => createBaileysChannel(deps));
   for (const [type, factory] of Object.entries(opts.channelFactories ?? {})) if (factory) channels.register(type as ChannelType, factory);
-  const media = new MediaStore(config.dataDir);
+  // files (media, contract PDFs, branding images): folders under DATA_DIR, or S3 when S3_BUCKET is set
+  const storage = openStorage(config);
+  const media = new MediaStore(storage, config.dataDir);
 
   // the outbox: every send is stored first, then sent by its connection's sender
   const sender = new OutboxSender(ctx, channels, media, async ({ messageId }) => void (await publishMessage(ctx, messageId, "updated")), {
@@ -289,15 +294,16 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // the dashboard's figures, cached a few seconds and dropped by ticket events
   const metrics = new MetricsCache({ ctx, clock, onlineUserIds: () => onlineUserIds(io) });
   routes.push(metricsRoutes(metrics, guard));
-  const branding = new BrandingStore(config.dataDir);
+  const branding = new BrandingStore(storage);
   routes.push(settingRoutes(ctx, guard, clock, branding));
   const contractDeps = await contractsModule.register(host, branding);
   schedulesModule.register(host);
   routes.push(messageApiRoutes(conv));
   if (config.simulatorEnabled) routes.push(simulatorRoutes(ctx, channels, simulator, guard));
+  // operations: /health, /ready, /metrics/prometheus (every request timed into its histogram)
+  const prometheus = ops.register(host, { storage, socketCount: () => io.of("/").sockets.size });
+  registerHttpMetrics(app, prometheus);
   for (const plugin of routes) await app.register(plugin);
-
-  app.get("/health", { schema: { hide: true } }, async () => ({ ok: true, engine: database.engine }));
 
   if (opts.serveWeb !== false) {
     const web = findWebDist(config.WEB_DIST);
@@ -331,6 +337,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await channels.idle();
       io.close();
       await app.close();
+      storage.close?.();
       if (!opts.database) await database.close();
     },
   };

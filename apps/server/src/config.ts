@@ -70,6 +70,22 @@ const envSchema = z.object({
    * URL, AI endpoint) may reach: comma-separated host names, addresses or CIDR ranges, e.g.
    * 127.0.0.1,localhost,10.0.0.0/8 (an SGP on the provider's LAN). Unset: none.
    */
+  /** Redis shared by several server processes (events, socket rooms, limits); GET /ready checks it when set */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must start with redis:// or rediss://")
+    .optional(),
+  /** S3-compatible file storage (media, contract PDFs, branding): on when S3_BUCKET is set; else folders under DATA_DIR */
+  S3_BUCKET: z.string().min(1).optional(),
+  /** e.g. http://minio:9000; unset: AWS S3 of S3_REGION */
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** bucket in the path (http://host/bucket/key), what MinIO and most S3-compatible stores expect */
+  S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("true"),
+  /** GET /metrics/prometheus asks `Authorization: Bearer <this>`; in production it is not served without it */
+  METRICS_TOKEN: z.string().min(16, "must have at least 16 characters").optional(),
   ALLOWED_PRIVATE_HOSTS: z
     .string()
     .default("")
@@ -109,6 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY)
+    throw new ConfigError("Invalid configuration:\n  S3_ACCESS_KEY_ID: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together");
   const dataDir = resolve(e.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const jwtSecret = e.JWT_SECRET ?? persistedSecret(dataDir, "jwt-secret");

@@ -245,7 +245,11 @@ export const PERMISSIONS: Record<string, Row> = {
   // hidden from the document
   "GET /health": { expect: PUBLIC },
   "GET /simulator": { expect: PUBLIC }, // the page; its API above is for admins
+  // operations (issue 28 §6): for load balancers and monitors, without signing in
+  "GET /ready": { expect: PUBLIC },
+  // without METRICS_TOKEN outside production: open (with it, its Bearer; in production without it, 404: ops.test.ts)
+  "GET /metrics/prometheus": { expect: PUBLIC },
 };
 
 /** Routes the OpenAPI document does not list but the table covers. */
-export const HIDDEN_ROUTES = ["GET /health", "GET /simulator"];
+export const HIDDEN_ROUTES = ["GET /health", "GET /simulator", "GET /ready", "GET /metrics/prometheus"];

@@ -86,6 +86,11 @@ export class ChannelManager {
     return () => this.statusListeners.delete(listener);
   }
 
+  /** The connections whose sessions run in this process. */
+  ids(): number[] {
+    return [...this.sessions.keys()];
+  }
+
   get(whatsappId: number): ChannelSession | undefined {
     return this.sessions.get(whatsappId);
   }

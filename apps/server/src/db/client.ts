@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
@@ -40,6 +40,40 @@ export function migrationsFolder(): string {
   throw new Error("migrations folder not found");
 }
 
+/** How many migrations the committed journal holds (GET /ready compares the database with it). */
+export function committedMigrations(): number {
+  const journal = JSON.parse(readFileSync(resolve(migrationsFolder(), "meta/_journal.json"), "utf8")) as { entries: unknown[] };
+  return journal.entries.length;
+}
+
+/** Migrations the database has not applied yet (0 when it is up to date). */
+export async function pendingMigrations(database: Database): Promise<number> {
+  const [row] = await database.query<{ n: number }>("select count(*)::int as n from drizzle.__drizzle_migrations");
+  return Math.max(0, committedMigrations() - Number(row?.n ?? 0));
+}
+
+/** The advisory lock key the migrator holds on PostgreSQL (any constant; "balcao" in ASCII). */
+export const MIGRATION_LOCK_KEY = 0x62616c63616f;
+
+/**
+ * Applies the committed migrations once when several processes start together: each takes a
+ * session advisory lock on one connection and migrates through that connection, so the others
+ * wait, then find nothing left to apply.
+ */
+async function migrateOnce(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    try {
+      await migratePg(drizzlePg({ client, schema }), { migrationsFolder: migrationsFolder() });
+    } finally {
+      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
 export interface OpenOptions {
   databaseUrl?: string;
   /** PGlite data directory; "memory://" for an in-memory database. */
@@ -67,7 +101,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       /* idle client errors are reported by the query that hits them */
     });
     const db = drizzlePg({ client: pool, schema, logger });
-    await migratePg(db, { migrationsFolder: migrationsFolder() });
+    await migrateOnce(pool);
     return {
       db,
       engine: "postgres",

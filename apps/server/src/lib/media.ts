@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { Readable } from "node:stream";
 import type { MediaType } from "@balcao/contract";
 import { fileTypeFromBuffer } from "file-type";
 import { AppError } from "./errors.js";
+import type { Storage } from "./storage.js";
 
 /**
  * Media of messages, stored under DATA_DIR/media with unguessable names (128 random bits). The
@@ -40,16 +41,16 @@ export function acceptMedia(detected: { mime: string } | undefined): true | stri
 }
 
 /**
- * Files in one folder under DATA_DIR, named by 128 random bits and an extension (MEDIA_KEY):
- * written owner-only, read and removed only by a well-formed key. The message media below and the
- * contract PDFs (DATA_DIR/contracts, served only through checked routes) are two of them.
+ * Files of one area of the storage (lib/storage.ts: a folder under DATA_DIR or an S3 prefix), named
+ * by 128 random bits and an extension (MEDIA_KEY): read and removed only by a well-formed key. The
+ * message media below and the contract PDFs (`contracts`, served only through checked routes) are
+ * two of them.
  */
 export class FileStore {
-  readonly dir: string;
-  constructor(dir: string) {
-    this.dir = dir;
-    mkdirSync(this.dir, { recursive: true });
-  }
+  constructor(
+    readonly storage: Storage,
+    readonly area: string,
+  ) {}
 
   protected keyFor(ext: string): string {
     return `${randomBytes(16).toString("hex")}.${
@@ -63,31 +64,38 @@ export class FileStore {
   /** Stores the bytes under a new key with this extension; answers the key. */
   async put(data: Buffer, ext: string): Promise<string> {
     const key = this.keyFor(ext);
-    await writeFile(join(this.dir, key), data, { mode: 0o600 });
+    await this.storage.put(this.area, key, data, contentTypeOf(key));
     return key;
   }
 
   async read(key: string): Promise<Buffer | undefined> {
     if (!MEDIA_KEY.test(key)) return undefined;
-    return readFile(join(this.dir, key)).catch(() => undefined);
+    return this.storage.read(this.area, key);
+  }
+
+  /** The file as a stream (serving); undefined when there is none. */
+  async stream(key: string): Promise<Readable | undefined> {
+    if (!MEDIA_KEY.test(key)) return undefined;
+    return this.storage.get(this.area, key);
   }
 
   async exists(key: string): Promise<boolean> {
     if (!MEDIA_KEY.test(key)) return false;
-    return stat(join(this.dir, key)).then(
-      () => true,
-      () => false,
-    );
+    return this.storage.exists(this.area, key);
   }
 
   async remove(key: string | null | undefined): Promise<void> {
-    if (key && MEDIA_KEY.test(key)) await unlink(join(this.dir, key)).catch(() => undefined);
+    if (key && MEDIA_KEY.test(key)) await this.storage.delete(this.area, key).catch(() => undefined);
   }
 }
 
 export class MediaStore extends FileStore {
-  constructor(dataDir: string) {
-    super(join(dataDir, "media"));
+  /** Where work files are made before they are stored (a voice note being converted): DATA_DIR/tmp/media. */
+  readonly tmpDir: string;
+  constructor(storage: Storage, dataDir: string) {
+    super(storage, "media");
+    this.tmpDir = join(dataDir, "tmp", "media");
+    mkdirSync(this.tmpDir, { recursive: true });
   }
 
   /**
@@ -105,14 +113,14 @@ export class MediaStore extends FileStore {
 
   /**
    * Takes an upload received by lib/uploads.ts into the store without reading it: the temp file is
-   * renamed in (same DATA_DIR). Its type was judged from its first bytes while it streamed.
+   * renamed in (same DATA_DIR) or streamed to S3. Its type was judged from its first bytes while it streamed.
    */
   async adoptUpload(file: { path: string; size: number; detected?: { mime: string; ext: string } }): Promise<StoredMedia> {
     if (file.size === 0) throw new AppError("ERR_INVALID_FILE", 400, { medias: ["Empty file"] });
     if (acceptMedia(file.detected) !== true || !file.detected)
       throw new AppError("ERR_INVALID_FILE", 400, { medias: ["File type not allowed"] });
     const key = this.keyFor(file.detected.ext);
-    await rename(file.path, join(this.dir, key));
+    await this.storage.put(this.area, key, { path: file.path }, file.detected.mime);
     return { key, mimetype: file.detected.mime, mediaType: mediaTypeOf(file.detected.mime), size: file.size };
   }
 
@@ -152,6 +160,10 @@ const CONTENT_TYPES: Record<string, string> = {
   mkv: "video/x-matroska",
   pdf: "application/pdf",
 };
+
+function contentTypeOf(key: string): string {
+  return CONTENT_TYPES[key.slice(key.lastIndexOf(".") + 1)] ?? "application/octet-stream";
+}
 
 /** How a stored file is served: a fixed content type from its extension; unknown types download. */
 export function servingHeaders(key: string): Record<string, string> {

@@ -119,7 +119,7 @@ export async function storeChatImage(media: MediaStore, file: ReceivedFile): Pro
 
 /** An audio for an audio entry: converted to an Ogg/Opus voice note, stored; answers its address. */
 export async function storeVoiceNote(media: MediaStore, file: ReceivedFile): Promise<string> {
-  const out = join(media.dir, `${randomBytes(16).toString("hex")}.tmp.ogg`);
+  const out = join(media.tmpDir, `${randomBytes(16).toString("hex")}.tmp.ogg`);
   try {
     await toVoiceNote(file.path, out);
   } catch (err) {

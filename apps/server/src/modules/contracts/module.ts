@@ -7,7 +7,7 @@ import { ensureDefaultTemplate } from "./templates.js";
 /** Contracts: the PDF and the link on the job runner, the signed copy by e-mail, the default template, the routes; answers its deps (tests run a job again with them). */
 export async function register(host: ModuleHost, branding: BrandingStore): Promise<ContractDeps> {
   const { ctx, conv, jobs, clock } = host;
-  const deps: ContractDeps = { conv, clock, wakeRunner: () => jobs.wake(), files: contractFiles(ctx.config.dataDir), branding };
+  const deps: ContractDeps = { conv, clock, wakeRunner: () => jobs.wake(), files: contractFiles(conv.media.storage), branding };
   jobs.register<{ contractId: number }>(GENERATE_JOB, (p) => runGenerate(deps, p.contractId));
   jobs.register<{ contractId: number }>(MAIL_JOB, (p) => runMail(deps, p.contractId));
   await ensureDefaultTemplate(ctx.db);

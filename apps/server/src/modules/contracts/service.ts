@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from "node:crypto";
-import { join } from "node:path";
 import {
   type ContractCreateBody,
   type ContractItem,
@@ -21,6 +20,7 @@ import { contractEvidence, contracts, contractTemplates, contractTokens, tickets
 import { AppError } from "../../lib/errors.js";
 import { erpAddress, MAIL_SETTING_KEYS, mailConfigured, sendMail } from "../../lib/mail.js";
 import { FileStore } from "../../lib/media.js";
+import type { Storage } from "../../lib/storage.js";
 import type { Clock } from "../../lib/pace.js";
 import { addLocalDays, parseLocalDateTime } from "../../lib/zoned-time.js";
 import { enqueueJob } from "../../jobs/runner.js";
@@ -50,9 +50,9 @@ export interface ContractDeps {
   branding: { read(name: string): Promise<Buffer | undefined> };
 }
 
-/** Contract PDFs under DATA_DIR/contracts: served only through the checked routes, never at /media. */
-export function contractFiles(dataDir: string): FileStore {
-  return new FileStore(join(dataDir, "contracts"));
+/** Contract PDFs in the storage's `contracts` area (DATA_DIR/contracts or S3): served only through the checked routes, never at /media. */
+export function contractFiles(storage: Storage): FileStore {
+  return new FileStore(storage, "contracts");
 }
 
 export const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");

@@ -112,7 +112,7 @@ export function messageRoutes(conv: ConvDeps, guard: Guards): FastifyPluginAsync
 
     // media by unguessable link (the key is 128 random bits): <img>/<audio> tags carry no token
     app.get("/media/:key", { schema: { tags, params: z.object({ key: z.string().regex(MEDIA_KEY) }) } }, async (req, reply) => {
-      const data = await conv.media.read(req.params.key);
+      const data = await conv.media.stream(req.params.key);
       if (!data) throw new AppError("ERR_NOT_FOUND");
       reply.headers(servingHeaders(req.params.key));
       return reply.send(data);

@@ -1,12 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { readFile, rename, unlink } from "node:fs/promises";
-import { join } from "node:path";
+import { readFile } from "node:fs/promises";
+import type { Readable } from "node:stream";
 import { AppError } from "../../lib/errors.js";
+import type { Storage } from "../../lib/storage.js";
 import type { DetectedType } from "../../lib/uploads.js";
 
 /**
- * The images of the branding (logos, favicon) and of the e-mails, under DATA_DIR/branding with new
+ * The images of the branding (logos, favicon) and of the e-mails, in the storage's `branding` area
+ * (DATA_DIR/branding or S3, lib/storage.ts) with new
  * random names, served publicly at /branding/<name> (the login page shows them before sign-in).
  * Their type is judged from the bytes; SVG is accepted only without scripts, event handlers or
  * outside references, and is served under a sandboxing CSP anyway.
@@ -76,12 +77,10 @@ export function svgProblem(text: string): string | undefined {
   return undefined;
 }
 
+const AREA = "branding";
+
 export class BrandingStore {
-  readonly dir: string;
-  constructor(dataDir: string) {
-    this.dir = join(dataDir, "branding");
-    mkdirSync(this.dir, { recursive: true });
-  }
+  constructor(private readonly storage: Storage) {}
 
   /** Moves a received image in under a new name; answers its public URL. */
   async adopt(file: { path: string; size: number; detected?: DetectedType }, use: ImageUse): Promise<string> {
@@ -94,20 +93,26 @@ export class BrandingStore {
       if (problem) throw new AppError("ERR_INVALID_FILE", 400, { file: [problem] });
     }
     const name = `${randomBytes(16).toString("hex")}.${kind}`;
-    await rename(file.path, join(this.dir, name));
+    await this.storage.put(AREA, name, { path: file.path }, CONTENT_TYPES[kind]);
     return `${BRANDING_URL_PREFIX}${name}`;
   }
 
   async read(name: string): Promise<Buffer | undefined> {
     if (!BRANDING_NAME.test(name)) return undefined;
-    return readFile(join(this.dir, name)).catch(() => undefined);
+    return this.storage.read(AREA, name);
+  }
+
+  /** The image as a stream (serving). */
+  async stream(name: string): Promise<Readable | undefined> {
+    if (!BRANDING_NAME.test(name)) return undefined;
+    return this.storage.get(AREA, name);
   }
 
   /** Removes the file a URL of ours points to (a replaced logo). */
   async removeUrl(url: string): Promise<void> {
     if (!url.startsWith(BRANDING_URL_PREFIX)) return;
     const name = url.slice(BRANDING_URL_PREFIX.length);
-    if (BRANDING_NAME.test(name)) await unlink(join(this.dir, name)).catch(() => undefined);
+    if (BRANDING_NAME.test(name)) await this.storage.delete(AREA, name).catch(() => undefined);
   }
 }
 

@@ -188,7 +188,7 @@ export function settingRoutes(ctx: AppContext, guard: Guards, clock: Clock, bran
     );
     // the branding images are public: the login page shows them before sign-in
     app.get("/branding/:name", { schema: { tags, params: z.object({ name: z.string().regex(BRANDING_NAME) }) } }, async (req, reply) => {
-      const data = await branding.read(req.params.name);
+      const data = await branding.stream(req.params.name);
       if (!data) throw new AppError("ERR_NOT_FOUND");
       reply.headers(brandingHeaders(req.params.name));
       return reply.send(data);
