@@ -50,7 +50,9 @@ export class FileStore {
   constructor(
     readonly storage: Storage,
     readonly area: string,
-  ) {}
+  ) {
+    storage.prepare?.(area);
+  }
 
   protected keyFor(ext: string): string {
     return `${randomBytes(16).toString("hex")}.${

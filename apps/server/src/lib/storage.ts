@@ -29,6 +29,8 @@ export interface Storage {
   delete(area: string, key: string): Promise<void>;
   /** Throws when the store cannot be reached (GET /ready). */
   check(): Promise<void>;
+  /** Makes an area ready before its first use (the local folder: created at start, as it always was). */
+  prepare?(area: string): void;
   close?(): void;
 }
 
@@ -37,7 +39,11 @@ export class LocalStorage implements Storage {
   private readonly made = new Set<string>();
   constructor(readonly root: string) {}
 
-  /** The folder of an area, created on first use (written owner-only). */
+  prepare(area: string): void {
+    this.dir(area);
+  }
+
+  /** The folder of an area, created on first use. */
   dir(area: string): string {
     const dir = join(this.root, area);
     if (!this.made.has(area)) {

@@ -80,7 +80,9 @@ export function svgProblem(text: string): string | undefined {
 const AREA = "branding";
 
 export class BrandingStore {
-  constructor(private readonly storage: Storage) {}
+  constructor(private readonly storage: Storage) {
+    storage.prepare?.(AREA);
+  }
 
   /** Moves a received image in under a new name; answers its public URL. */
   async adopt(file: { path: string; size: number; detected?: DetectedType }, use: ImageUse): Promise<string> {

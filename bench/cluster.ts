@@ -1,0 +1,175 @@
+/**
+ * One process vs three (issue 28): the built server (apps/server/dist, `npm run build`) started by
+ * deploy/cluster.mjs behind HAProxy, on a fresh PostgreSQL database with Redis, measured through
+ * the load balancer:
+ *   inbound: customers' messages through the simulator's HTTP API (as a phone sends them; they reach
+ *            the session's owner), messages stored per second, until every one is in the database;
+ *   agent POST: 20 agents sending back to back through the load balancer, POST /messages answer times.
+ *   npm run bench -- cluster        (BENCH_CLUSTER_MESSAGES, BENCH_CLUSTER_SENDS, BENCH_REDIS_URL)
+ */
+import { randomBytes } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+// @ts-expect-error a plain ES module without types (deploy/cluster.mjs)
+import { startCluster } from "../deploy/cluster.mjs";
+import { fmt, summarize } from "./stats.js";
+
+const SERVER_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
+const MESSAGES = Number(process.env.BENCH_CLUSTER_MESSAGES ?? 4000);
+const CUSTOMERS = 200;
+const IN_FLIGHT = 32;
+const AGENTS = 20;
+const SENDS = Number(process.env.BENCH_CLUSTER_SENDS ?? 50);
+
+interface Cluster {
+  base: string;
+  servers: { name: string; port: number; url: string }[];
+  stop(): Promise<void>;
+}
+
+async function json<T>(base: string, token: string | undefined, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { "content-type": "application/json" }) },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function until<T>(fn: () => Promise<T | undefined | false>, what: string, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const v = await fn().catch(() => undefined);
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out: ${what}`);
+}
+
+async function run(processes: number): Promise<{ inbound: number; postP99: number }> {
+  const name = `balcao_bench_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const dbUrl = new URL(SERVER_URL);
+  dbUrl.pathname = `/${name}`;
+  const db = new pg.Client({ connectionString: dbUrl.toString() });
+  let cluster: Cluster | undefined;
+  try {
+    cluster = (await startCluster({
+      processes,
+      stdio: "ignore",
+      env: {
+        DATABASE_URL: dbUrl.toString(),
+        REDIS_URL,
+        NODE_ENV: "development",
+        LOG_LEVEL: "warn",
+        ENABLE_SIMULATOR: "true",
+        LOGIN_RATE_PER_IP: "100000",
+        API_RATE_PER_MIN: "100000",
+      },
+    })) as Cluster;
+    const c = cluster;
+    await db.connect();
+    const login = async (email: string, password: string) =>
+      (await json<{ token: string }>(c.base, undefined, "POST", "/auth/login", { email, password })).token;
+    const token = await login("admin@balcao.local", "admin123");
+    const queue = await json<{ id: number }>(c.base, token, "POST", "/queue", { name: "Suporte", color: "#123456", greetingMessage: "" });
+    const conn = await json<{ id: number }>(c.base, token, "POST", "/simulator/api/connections", { name: "Bench", queueIds: [queue.id] });
+    await json(c.base, token, "PUT", `/whatsapp/${conn.id}`, { sendIntervalMs: 0, sendJitterMs: 0, sendBurst: 20, replyGapMs: 0 });
+    // the phone's side: the process that owns the session (any process once calls reach the owner)
+    const owner = await until(async () => {
+      for (const s of c.servers) if ((await json<{ sessions: number[] }>(s.url, undefined, "GET", "/health")).sessions.includes(conn.id)) return s;
+      return undefined;
+    }, "the session's owner");
+    const qr = await until(async () => {
+      const all = await json<{ id: number; status: string; qrcode: string }[]>(owner.url, token, "GET", "/simulator/api/connections");
+      const x = all.find((a) => a.id === conn.id);
+      return x?.status === "qrcode" && x.qrcode;
+    }, "the QR code");
+    await json(owner.url, token, "POST", `/simulator/api/connections/${conn.id}/scan`, { qrcode: qr });
+    await until(async () => {
+      const r = await db.query("select status from whatsapps where id = $1", [conn.id]);
+      return r.rows[0]?.status === "CONNECTED";
+    }, "pairing");
+
+    // inbound: customers write through the simulator's API, spread over the load balancer
+    const phoneBase = process.env.BENCH_PHONE_VIA_OWNER === "1" ? owner.url : c.base;
+    const numbers = Array.from({ length: CUSTOMERS }, (_, i) => `5511${String(910000000 + i)}`);
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (next < MESSAGES) {
+          const i = next++;
+          await json(phoneBase, token, "POST", `/simulator/api/connections/${conn.id}/messages`, {
+            number: numbers[i % CUSTOMERS],
+            name: `Cliente ${i % CUSTOMERS}`,
+            body: `mensagem ${Math.floor(i / CUSTOMERS)}`,
+          });
+        }
+      }),
+    );
+    await until(async () => {
+      const r = await db.query("select count(*)::int as n from messages where from_me = false");
+      return r.rows[0].n >= MESSAGES;
+    }, "every inbound message stored", 600_000);
+    const inboundSeconds = (performance.now() - started) / 1000;
+    const inbound = MESSAGES / inboundSeconds;
+    console.log(`  inbound: ${MESSAGES} messages from ${CUSTOMERS} customers stored in ${inboundSeconds.toFixed(1)} s = ${inbound.toFixed(0)} messages/s`);
+
+    // agents: each accepts one customer's ticket and sends back to back through the load balancer
+    const tickets = (await db.query("select id from tickets order by id limit $1", [AGENTS])).rows.map((r) => Number(r.id));
+    const agents: { token: string; ticketId: number }[] = [];
+    for (let a = 0; a < AGENTS; a++) {
+      const email = `agente${a}@bench.local`;
+      await json(c.base, token, "POST", "/users", { name: `Agente ${a}`, email, password: "segredo1", profile: "user", queueIds: [queue.id] });
+      const t = await login(email, "segredo1");
+      await json(c.base, t, "PUT", `/tickets/${tickets[a]}`, { status: "open" });
+      agents.push({ token: t, ticketId: tickets[a] });
+    }
+    const answers: number[] = [];
+    const t0 = performance.now();
+    await Promise.all(
+      agents.map(async (agent, a) => {
+        for (let i = 0; i < SENDS; i++) {
+          const s = performance.now();
+          const res = await fetch(`${c.base}/messages/${agent.ticketId}`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${agent.token}`, "content-type": "application/json", "idempotency-key": `bench-${a}-${i}` },
+            body: JSON.stringify({ body: `resposta ${i} do agente ${a}` }),
+          });
+          if (!res.ok) throw new Error(`POST /messages: ${res.status} ${await res.text()}`);
+          await res.arrayBuffer();
+          answers.push(performance.now() - s);
+        }
+      }),
+    );
+    const sendSeconds = (performance.now() - t0) / 1000;
+    const s = summarize(answers, sendSeconds);
+    console.log(`  agent POST /messages (${AGENTS} agents back to back): ${fmt(s)}`);
+    return { inbound, postP99: s.p99 };
+  } finally {
+    await db.end().catch(() => undefined);
+    await cluster?.stop();
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+export async function clusterBench(): Promise<void> {
+  console.log(
+    `\n## One process vs three — behind HAProxy, PostgreSQL + Redis: ${MESSAGES} inbound messages (${IN_FLIGHT} in flight), ${AGENTS} agents × ${SENDS} sends`,
+  );
+  const results: Record<number, { inbound: number; postP99: number }> = {};
+  for (const n of [1, 3]) {
+    console.log(`### ${n} process${n > 1 ? "es" : ""}`);
+    results[n] = await run(n);
+  }
+  console.log(
+    `one process: ${results[1].inbound.toFixed(0)} inbound messages/s, agent POST p99 ${results[1].postP99.toFixed(1)} ms\n` +
+      `three processes: ${results[3].inbound.toFixed(0)} inbound messages/s, agent POST p99 ${results[3].postP99.toFixed(1)} ms`,
+  );
+}
