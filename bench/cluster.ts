@@ -81,7 +81,8 @@ async function run(processes: number): Promise<{ inbound: number; postP99: numbe
     await json(c.base, token, "PUT", `/whatsapp/${conn.id}`, { sendIntervalMs: 0, sendJitterMs: 0, sendBurst: 20, replyGapMs: 0 });
     // the phone's side: the process that owns the session (any process once calls reach the owner)
     const owner = await until(async () => {
-      for (const s of c.servers) if ((await json<{ sessions: number[] }>(s.url, undefined, "GET", "/health")).sessions.includes(conn.id)) return s;
+      for (const s of c.servers)
+        if ((await json<{ sessions: number[] }>(s.url, undefined, "GET", "/health")).sessions.includes(conn.id)) return s;
       return undefined;
     }, "the session's owner");
     const qr = await until(async () => {
@@ -112,20 +113,32 @@ async function run(processes: number): Promise<{ inbound: number; postP99: numbe
         }
       }),
     );
-    await until(async () => {
-      const r = await db.query("select count(*)::int as n from messages where from_me = false");
-      return r.rows[0].n >= MESSAGES;
-    }, "every inbound message stored", 600_000);
+    await until(
+      async () => {
+        const r = await db.query("select count(*)::int as n from messages where from_me = false");
+        return r.rows[0].n >= MESSAGES;
+      },
+      "every inbound message stored",
+      600_000,
+    );
     const inboundSeconds = (performance.now() - started) / 1000;
     const inbound = MESSAGES / inboundSeconds;
-    console.log(`  inbound: ${MESSAGES} messages from ${CUSTOMERS} customers stored in ${inboundSeconds.toFixed(1)} s = ${inbound.toFixed(0)} messages/s`);
+    console.log(
+      `  inbound: ${MESSAGES} messages from ${CUSTOMERS} customers stored in ${inboundSeconds.toFixed(1)} s = ${inbound.toFixed(0)} messages/s`,
+    );
 
     // agents: each accepts one customer's ticket and sends back to back through the load balancer
     const tickets = (await db.query("select id from tickets order by id limit $1", [AGENTS])).rows.map((r) => Number(r.id));
     const agents: { token: string; ticketId: number }[] = [];
     for (let a = 0; a < AGENTS; a++) {
       const email = `agente${a}@bench.local`;
-      await json(c.base, token, "POST", "/users", { name: `Agente ${a}`, email, password: "segredo1", profile: "user", queueIds: [queue.id] });
+      await json(c.base, token, "POST", "/users", {
+        name: `Agente ${a}`,
+        email,
+        password: "segredo1",
+        profile: "user",
+        queueIds: [queue.id],
+      });
       const t = await login(email, "segredo1");
       await json(c.base, t, "PUT", `/tickets/${tickets[a]}`, { status: "open" });
       agents.push({ token: t, ticketId: tickets[a] });

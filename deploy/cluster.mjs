@@ -67,7 +67,9 @@ export function ensureHaproxy() {
 export function haproxyConfig(lbPort, servers) {
   const cfg = readFileSync(join(here, "haproxy.cfg"), "utf8");
   const lines = (cookie) =>
-    servers.map((s) => `  server ${s.name} 127.0.0.1:${s.port} check inter 1s fall 2 rise 1${cookie ? ` cookie ${s.name}` : ""}`).join("\n");
+    servers
+      .map((s) => `  server ${s.name} 127.0.0.1:${s.port} check inter 1s fall 2 rise 1${cookie ? ` cookie ${s.name}` : ""}`)
+      .join("\n");
   return cfg
     .replace(/bind :80\b/, `bind 127.0.0.1:${lbPort}`)
     .replace(/ {2}# BALCAO_SERVERS_BEGIN[\s\S]*?# BALCAO_SERVERS_END/, lines(false))

@@ -2,7 +2,17 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, createQueue, customerSays, multipart, PNG, pairedSimulator, phoneOf, type SimConnection, settle } from "./conversation-kit.js";
+import {
+  api,
+  createQueue,
+  customerSays,
+  multipart,
+  PNG,
+  pairedSimulator,
+  phoneOf,
+  type SimConnection,
+  settle,
+} from "./conversation-kit.js";
 import { bearer, createTestApp, type TestApp } from "./helpers.js";
 import { S3RVER_KEY, type S3Fake, startS3 } from "./s3-kit.js";
 
@@ -99,7 +109,12 @@ describe("files in S3", () => {
   it("a branding image is stored in the bucket and served publicly; a replaced one is deleted there", async () => {
     const upload = async () => {
       const form = multipart({}, [{ field: "file", name: "logo.png", type: "image/png", data: PNG }]);
-      const r = await t.app.inject({ method: "POST", url: "/upload/login", headers: { ...bearer(t.adminToken), ...form.headers }, payload: form.payload });
+      const r = await t.app.inject({
+        method: "POST",
+        url: "/upload/login",
+        headers: { ...bearer(t.adminToken), ...form.headers },
+        payload: form.payload,
+      });
       expect(r.statusCode, r.body).toBe(200);
       return r.json().url as string;
     };
@@ -170,7 +185,12 @@ describe("a wrong access key", () => {
     );
     try {
       const form = multipart({}, [{ field: "file", name: "logo.png", type: "image/png", data: PNG }]);
-      const r = await bad.app.inject({ method: "POST", url: "/upload/login", headers: { ...bearer(bad.adminToken), ...form.headers }, payload: form.payload });
+      const r = await bad.app.inject({
+        method: "POST",
+        url: "/upload/login",
+        headers: { ...bearer(bad.adminToken), ...form.headers },
+        payload: form.payload,
+      });
       expect(r.statusCode).toBe(500);
       expect(r.json()).toMatchObject({ error: "ERR_INTERNAL" });
       expect(logged.join("\n")).toContain("storage put failed: InvalidAccessKeyId (HTTP 403)");

@@ -11,7 +11,10 @@ export async function pingRedis(url: string, timeoutMs = 2000): Promise<void> {
   const port = Number(u.port || 6379);
   const host = u.hostname || "127.0.0.1";
   const commands: string[][] = [];
-  if (u.password) commands.push(u.username ? ["AUTH", decodeURIComponent(u.username), decodeURIComponent(u.password)] : ["AUTH", decodeURIComponent(u.password)]);
+  if (u.password)
+    commands.push(
+      u.username ? ["AUTH", decodeURIComponent(u.username), decodeURIComponent(u.password)] : ["AUTH", decodeURIComponent(u.password)],
+    );
   const db = u.pathname.replace(/^\//, "");
   if (db) commands.push(["SELECT", db]);
   commands.push(["PING"]);

@@ -146,7 +146,13 @@ export class S3Storage implements Storage {
       }
       const size = (await stat(body.path)).size;
       await this.client.send(
-        new PutObjectCommand({ Bucket: this.bucket, Key, Body: createReadStream(body.path), ContentLength: size, ContentType: contentType }),
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key,
+          Body: createReadStream(body.path),
+          ContentLength: size,
+          ContentType: contentType,
+        }),
       );
     } catch (err) {
       throw new StorageError("put", err);

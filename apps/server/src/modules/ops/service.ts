@@ -57,7 +57,9 @@ export async function readiness(d: OpsDeps): Promise<ReadyAnswer> {
       const pending = await pendingMigrations(d.ctx.database);
       return pending === 0 ? undefined : `${pending} not applied`;
     }),
-    ...(d.ctx.config.REDIS_URL ? [run("redis", () => pingRedis(d.ctx.config.REDIS_URL as string, CHECK_TIMEOUT_MS).then(() => undefined))] : []),
+    ...(d.ctx.config.REDIS_URL
+      ? [run("redis", () => pingRedis(d.ctx.config.REDIS_URL as string, CHECK_TIMEOUT_MS).then(() => undefined))]
+      : []),
     ...(d.storage.kind === "s3" ? [run("storage", () => d.storage.check().then(() => undefined))] : []),
   ]);
   return { ok: Object.values(checks).every((v) => v === "ok"), process: PROCESS_ID, checks };
