@@ -2,14 +2,10 @@ import { createReadStream, mkdirSync } from "node:fs";
 import { copyFile, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-} from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
+
+/** The AWS SDK, loaded only by a server that stores files in S3. */
+type Sdk = typeof import("@aws-sdk/client-s3");
 
 /**
  * Where the server's files live: media of messages, contract PDFs, branding images. One interface,
@@ -116,12 +112,27 @@ export class StorageError extends Error {
 
 export class S3Storage implements Storage {
   readonly kind = "s3" as const;
-  private readonly client: S3Client;
+  private readonly ready: Promise<{ sdk: Sdk; client: S3Client }>;
   private readonly bucket: string;
+  private client?: S3Client;
 
   constructor(o: S3Options) {
     this.bucket = o.bucket;
-    this.client = new S3Client({
+    this.ready = import("@aws-sdk/client-s3").then((sdk) => {
+      this.client = this.makeClient(sdk, o);
+      return { sdk, client: this.client };
+    });
+  }
+
+  /** Sends one command built from the SDK (loaded by then). */
+  // biome-ignore lint/suspicious/noExplicitAny: each command's own output type is read by its caller
+  private async send(make: (sdk: Sdk) => any): Promise<any> {
+    const { sdk, client } = await this.ready;
+    return client.send(make(sdk));
+  }
+
+  private makeClient(sdk: Sdk, o: S3Options): S3Client {
+    return new sdk.S3Client({
       endpoint: o.endpoint,
       region: o.region,
       forcePathStyle: o.forcePathStyle,
@@ -139,14 +150,15 @@ export class S3Storage implements Storage {
 
   async put(area: string, key: string, body: Buffer | { path: string }, contentType?: string): Promise<void> {
     const Key = this.objectKey(area, key);
+    const { sdk, client } = await this.ready;
     try {
       if (Buffer.isBuffer(body)) {
-        await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body: body, ContentType: contentType }));
+        await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key, Body: body, ContentType: contentType }));
         return;
       }
       const size = (await stat(body.path)).size;
-      await this.client.send(
-        new PutObjectCommand({
+      await client.send(
+        new sdk.PutObjectCommand({
           Bucket: this.bucket,
           Key,
           Body: createReadStream(body.path),
@@ -162,7 +174,7 @@ export class S3Storage implements Storage {
 
   async get(area: string, key: string): Promise<Readable | undefined> {
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(area, key) }));
+      const out = await this.send((sdk) => new sdk.GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(area, key) }));
       return out.Body as Readable | undefined;
     } catch (err) {
       if (notFound(err)) return undefined;
@@ -172,7 +184,7 @@ export class S3Storage implements Storage {
 
   async read(area: string, key: string): Promise<Buffer | undefined> {
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(area, key) }));
+      const out = await this.send((sdk) => new sdk.GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(area, key) }));
       return out.Body ? Buffer.from(await out.Body.transformToByteArray()) : undefined;
     } catch (err) {
       if (notFound(err)) return undefined;
@@ -182,7 +194,7 @@ export class S3Storage implements Storage {
 
   async exists(area: string, key: string): Promise<boolean> {
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(area, key) }));
+      await this.send((sdk) => new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(area, key) }));
       return true;
     } catch (err) {
       if (notFound(err)) return false;
@@ -192,7 +204,7 @@ export class S3Storage implements Storage {
 
   async delete(area: string, key: string): Promise<void> {
     try {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(area, key) }));
+      await this.send((sdk) => new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(area, key) }));
     } catch (err) {
       if (!notFound(err)) throw new StorageError("delete", err);
     }
@@ -200,14 +212,14 @@ export class S3Storage implements Storage {
 
   async check(): Promise<void> {
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      await this.send((sdk) => new sdk.HeadBucketCommand({ Bucket: this.bucket }));
     } catch (err) {
       throw new StorageError("check", err);
     }
   }
 
   close(): void {
-    this.client.destroy();
+    this.client?.destroy();
   }
 }
 

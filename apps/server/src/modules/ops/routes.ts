@@ -19,14 +19,16 @@ const sameSecret = (given: string, expected: string) => {
 export function opsRoutes(d: OpsDeps, prometheus: Prometheus): FastifyPluginAsyncZod {
   const { config } = d.ctx;
   return async (app) => {
-    app.get("/health", { schema: { hide: true, response: { 200: healthAnswer } } }, async () => health(d));
+    // asked every few seconds by load balancers and scrapers: logged only when slow or failed
+    const logLevel = "warn";
+    app.get("/health", { logLevel, schema: { hide: true, response: { 200: healthAnswer } } }, async () => health(d));
 
-    app.get("/ready", { schema: { hide: true, response: { 200: readyAnswer, 503: readyAnswer } } }, async (_req, reply) => {
+    app.get("/ready", { logLevel, schema: { hide: true, response: { 200: readyAnswer, 503: readyAnswer } } }, async (_req, reply) => {
       const answer = await readiness(d);
       return reply.code(answer.ok ? 200 : 503).send(answer);
     });
 
-    app.get("/metrics/prometheus", { schema: { hide: true } }, async (req, reply) => {
+    app.get("/metrics/prometheus", { logLevel, schema: { hide: true } }, async (req, reply) => {
       if (config.METRICS_TOKEN) {
         const given = req.headers.authorization ?? "";
         if (!sameSecret(given, `Bearer ${config.METRICS_TOKEN}`)) {
