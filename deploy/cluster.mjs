@@ -142,6 +142,8 @@ export async function startCluster({ processes = 2, lbPort, env = {}, entry, std
         },
         stdio: ["ignore", stdio, stdio],
       });
+      // "pipe": each line on stderr, named by its process
+      if (stdio === "pipe") for (const st of [proc.stdout, proc.stderr]) st.on("data", (d) => process.stderr.write(`[${name}] ${d}`));
       servers.push({ name, port, url: `http://127.0.0.1:${port}`, proc });
     }
     // started together: the migrations run once (an advisory lock), the others wait for it

@@ -189,6 +189,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)("three processes starting together
       expect(row).toEqual({ n: committedMigrations(), hashes: committedMigrations() });
       const [users] = await apps[0].ctx.database.query<{ n: number }>("select count(*)::int as n from users");
       expect(users.n).toBe(1);
+      const [templates] = await apps[0].ctx.database.query<{ n: number }>("select count(*)::int as n from contract_templates where padrao");
+      expect(templates.n).toBe(1);
     } finally {
       for (const app of apps) await app.close();
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

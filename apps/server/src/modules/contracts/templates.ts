@@ -14,7 +14,8 @@ function templateOf(r: typeof contractTemplates.$inferSelect): ContractTemplate 
 /** At start: the default template ships when there is none. */
 export async function ensureDefaultTemplate(db: DbOrTx) {
   const [{ n }] = await db.select({ n: count() }).from(contractTemplates);
-  if (Number(n) === 0) await db.insert(contractTemplates).values({ ...DEFAULT_CONTRACT_TEMPLATE, padrao: true });
+  // several processes starting together: the one default (a unique index) is inserted once
+  if (Number(n) === 0) await db.insert(contractTemplates).values({ ...DEFAULT_CONTRACT_TEMPLATE, padrao: true }).onConflictDoNothing();
 }
 
 export async function listTemplates(db: DbOrTx): Promise<ContractTemplate[]> {
