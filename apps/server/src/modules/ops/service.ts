@@ -1,4 +1,4 @@
-import type { HealthAnswer, ReadyAnswer, ReadyCheck } from "@balcao/contract";
+import { type HealthAnswer, READY_CHECKS, type ReadyAnswer, type ReadyCheck } from "@balcao/contract";
 import type { ChannelManager } from "../../channels/manager.js";
 import type { AppContext } from "../../context.js";
 import { pendingMigrations } from "../../db/client.js";
@@ -62,5 +62,6 @@ export async function readiness(d: OpsDeps): Promise<ReadyAnswer> {
       : []),
     ...(d.storage.kind === "s3" ? [run("storage", () => d.storage.check().then(() => undefined))] : []),
   ]);
-  return { ok: Object.values(checks).every((v) => v === "ok"), process: PROCESS_ID, checks };
+  const ordered = Object.fromEntries(READY_CHECKS.filter((c) => checks[c] !== undefined).map((c) => [c, checks[c]]));
+  return { ok: Object.values(checks).every((v) => v === "ok"), process: PROCESS_ID, checks: ordered };
 }
