@@ -15,7 +15,11 @@ function templateOf(r: typeof contractTemplates.$inferSelect): ContractTemplate 
 export async function ensureDefaultTemplate(db: DbOrTx) {
   const [{ n }] = await db.select({ n: count() }).from(contractTemplates);
   // several processes starting together: the one default (a unique index) is inserted once
-  if (Number(n) === 0) await db.insert(contractTemplates).values({ ...DEFAULT_CONTRACT_TEMPLATE, padrao: true }).onConflictDoNothing();
+  if (Number(n) === 0)
+    await db
+      .insert(contractTemplates)
+      .values({ ...DEFAULT_CONTRACT_TEMPLATE, padrao: true })
+      .onConflictDoNothing();
 }
 
 export async function listTemplates(db: DbOrTx): Promise<ContractTemplate[]> {
