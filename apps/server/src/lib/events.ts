@@ -158,7 +158,11 @@ export class EventBus {
 
   private add(map: Map<string, Listener[]>, name: string, listener: Listener): () => void {
     map.set(name, [...(map.get(name) ?? []), listener]);
-    return () => map.set(name, (map.get(name) ?? []).filter((l) => l !== listener));
+    return () =>
+      map.set(
+        name,
+        (map.get(name) ?? []).filter((l) => l !== listener),
+      );
   }
 
   private run(name: string, listeners: Listener[] | undefined, payload: unknown) {

@@ -136,7 +136,10 @@ export class UploadReceiver {
     const cleanup = async () => {
       if (done) return;
       done = true;
-      await Promise.all([this.slots.release(key, token).catch(() => undefined), ...files.map((f) => unlink(f.path).catch(() => undefined))]);
+      await Promise.all([
+        this.slots.release(key, token).catch(() => undefined),
+        ...files.map((f) => unlink(f.path).catch(() => undefined)),
+      ]);
     };
     // whatever the route does, the temp files do not outlive the request
     reply.raw.once("close", () => void cleanup());

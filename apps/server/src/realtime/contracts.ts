@@ -17,6 +17,8 @@ export function registerContractRealtime(ctx: AppContext, io: RealtimeServer) {
       if (user.profile === "admin" || (routing && canSee(user, routing))) emit(s as never);
     }
   };
-  ctx.events.onEverywhere("contract.changed", (p) => reach(p.routing, (s) => s.emit("contract", { action: "update", contract: p.contract })));
+  ctx.events.onEverywhere("contract.changed", (p) =>
+    reach(p.routing, (s) => s.emit("contract", { action: "update", contract: p.contract })),
+  );
   ctx.events.onEverywhere("contract.deleted", (p) => reach(p.routing, (s) => s.emit("contract", { action: "delete", id: p.id })));
 }

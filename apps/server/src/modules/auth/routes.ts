@@ -15,10 +15,10 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const windowMs = ctx.config.LOGIN_RATE_WINDOW_S * 1000;
   const throttle = new LoginThrottle(
     {
-    freeFailures: ctx.config.LOGIN_RATE_PER_EMAIL,
-    baseDelayS: 2,
-    maxDelayS: 15 * 60,
-    ipFailures: ctx.config.LOGIN_RATE_PER_IP,
+      freeFailures: ctx.config.LOGIN_RATE_PER_EMAIL,
+      baseDelayS: 2,
+      maxDelayS: 15 * 60,
+      ipFailures: ctx.config.LOGIN_RATE_PER_IP,
       windowS: ctx.config.LOGIN_RATE_WINDOW_S,
     },
     ctx.cluster.store,

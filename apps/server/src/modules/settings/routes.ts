@@ -31,7 +31,12 @@ const GATE_NOTE =
   " While a settings password is set, needs the X-Settings-Token header of POST /settings/unlock (else 403 ERR_SETTINGS_LOCKED).";
 
 export function settingRoutes(ctx: AppContext, guard: Guards, clock: Clock, branding: BrandingStore): FastifyPluginAsyncZod {
-  const unlockLimiter = new RateLimiter(ctx.cluster.store, "settings-unlock", ctx.config.LOGIN_RATE_PER_EMAIL, ctx.config.LOGIN_RATE_WINDOW_S * 1000);
+  const unlockLimiter = new RateLimiter(
+    ctx.cluster.store,
+    "settings-unlock",
+    ctx.config.LOGIN_RATE_PER_EMAIL,
+    ctx.config.LOGIN_RATE_WINDOW_S * 1000,
+  );
   const gate = new SettingsGate(ctx, clock);
   const checkGate = (req: FastifyRequest) => gate.check(sessionUser(req), req.headers[SETTINGS_TOKEN_HEADER]);
 

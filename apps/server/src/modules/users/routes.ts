@@ -7,7 +7,12 @@ import { RateLimiter } from "../../lib/rate-limiter.js";
 import * as users from "./service.js";
 
 export function userRoutes(ctx: AppContext, guard: Guards): FastifyPluginAsyncZod {
-  const wrongPassword = new RateLimiter(ctx.cluster.store, "wrong-password", ctx.config.LOGIN_RATE_PER_EMAIL, ctx.config.LOGIN_RATE_WINDOW_S * 1000);
+  const wrongPassword = new RateLimiter(
+    ctx.cluster.store,
+    "wrong-password",
+    ctx.config.LOGIN_RATE_PER_EMAIL,
+    ctx.config.LOGIN_RATE_WINDOW_S * 1000,
+  );
   return async (app) => {
     const tags = ["users"];
     app.get("/users", { preHandler: guard.user, schema: { tags, querystring: usersQuery, response: { 200: usersAnswer } } }, (req) =>
