@@ -140,7 +140,8 @@ export class EventBus {
       try {
         message = JSON.stringify({ o: this.origin, n: name, p: payload });
       } catch (err) {
-        return this.onError(err, name);
+        this.onError(err, name);
+        return;
       }
       this.transport.send(message).catch((err) => this.onError(err, name));
     }
@@ -183,7 +184,8 @@ export class EventBus {
     try {
       e = JSON.parse(message);
     } catch (err) {
-      return this.onError(err, "(undecodable event)");
+      this.onError(err, "(undecodable event)");
+      return;
     }
     if (e.o === this.origin) return;
     this.run(e.n, this.everywhere.get(e.n), e.p);
