@@ -22,6 +22,7 @@ import type { ChannelFactory } from "./channels/channel.js";
 import { ChannelManager } from "./channels/manager.js";
 import { SimulatorHub } from "./channels/simulator/session.js";
 import { JobRunner } from "./jobs/runner.js";
+import { openCluster } from "./lib/cluster/index.js";
 import { EventBus } from "./lib/events.js";
 import { MediaStore } from "./lib/media.js";
 import { openStorage } from "./lib/storage.js";
@@ -70,7 +71,7 @@ import { getSettingValue } from "./modules/settings/service.js";
 import { tagRoutes } from "./modules/tags/routes.js";
 import { userRoutes } from "./modules/users/routes.js";
 import { SessionCache } from "./modules/users/session-cache.js";
-import { bridgeCrudEvents, createRealtime, onlineUserIds, type RealtimeServer, refreshSocketUsers } from "./realtime/server.js";
+import { bridgeCrudEvents, createRealtime, type RealtimeServer, refreshSocketUsers, trackPresence } from "./realtime/server.js";
 import { registerTicketRealtime } from "./realtime/tickets.js";
 
 export interface BuildOptions {
@@ -166,6 +167,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   const database = opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: `${config.dataDir}/pglite` }));
   const events = new EventBus();
+  events.setErrorHandler((err, name) => app.log.error({ err, event: name }, "event listener failed"));
+  // what several processes share (events, limits, locks, presence): Redis, PostgreSQL, or memory with one process
+  const cluster = await openCluster(config, database, events, app.log);
   const ctx: AppContext = {
     db: database.db,
     database,
@@ -173,14 +177,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     events,
     log: app.log,
     sessions: new SessionCache(database.db, events),
-    uploads: new UploadReceiver(config.dataDir, config.UPLOAD_CONCURRENCY),
+    uploads: new UploadReceiver(config.dataDir, config.UPLOAD_CONCURRENCY, cluster.store),
+    cluster,
   };
-  events.setErrorHandler((err, name) => app.log.error({ err, event: name }, "event listener failed"));
   await seed(database.db, config, app.log);
 
   // the finance frames' origin (setting financeBaseUrl) is the one the CSP lets frames load
   let frameOrigin = frameOriginOf(await getSettingValue(database.db, "financeBaseUrl"));
-  events.on("setting.updated", (p) => {
+  events.onEverywhere("setting.updated", (p) => {
     if (p.setting.key === "financeBaseUrl") frameOrigin = frameOriginOf(p.setting.value);
   });
   registerSecurityHeaders(app, config, () => frameOrigin);
@@ -206,6 +210,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(fastifySwaggerUi, { routePrefix: "/api-docs" });
 
   const io = createRealtime(ctx, app);
+  const presence = trackPresence(ctx, io);
   bridgeCrudEvents(ctx, io);
   refreshSocketUsers(ctx, io);
   registerTicketRealtime(ctx, io);
@@ -292,7 +297,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   routes.push(registerAi({ conv, billing, jobs, clock, timeoutMs: opts.ai?.timeoutMs }, guard));
 
   // the dashboard's figures, cached a few seconds and dropped by ticket events
-  const metrics = new MetricsCache({ ctx, clock, onlineUserIds: () => onlineUserIds(io) });
+  const metrics = new MetricsCache({ ctx, clock, onlineUserIds: () => presence.onlineUserIds() });
   routes.push(metricsRoutes(metrics, guard));
   const branding = new BrandingStore(storage);
   routes.push(settingRoutes(ctx, guard, clock, branding));
@@ -335,9 +340,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await jobs.stop();
       await channels.stopAll();
       await channels.idle();
+      await presence.stop();
       io.close();
       await app.close();
       storage.close?.();
+      await cluster.close();
       if (!opts.database) await database.close();
     },
   };

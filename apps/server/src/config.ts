@@ -14,6 +14,16 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
     .optional(),
+  /**
+   * Redis (redis://…): with it, domain events, socket rooms, limits and online users are shared by
+   * every server process through Redis; without it but with DATABASE_URL, through PostgreSQL.
+   */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must start with redis:// or rediss://")
+    .optional(),
+  /** Prefix of every Redis key and channel (several installations, or test runs, on one Redis) */
+  REDIS_KEY_PREFIX: z.string().max(100).default("balcao:"),
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(5, "must have at least 5 characters").optional(),
   JWT_SECRET: z.string().min(32, "must have at least 32 characters").optional(),

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "./config.js";
 import type { Database, Db } from "./db/client.js";
+import type { Cluster } from "./lib/cluster/index.js";
 import type { EventBus } from "./lib/events.js";
 import type { UploadReceiver } from "./lib/uploads.js";
 
@@ -15,6 +16,8 @@ export interface AppContext {
   sessions: SessionLookup;
   /** the one way routes receive files: streamed to disk, limited while streaming, typed by content */
   uploads: UploadReceiver;
+  /** what several server processes share: limits, locks, presence (`lib/cluster/`; memory with one process) */
+  cluster: Cluster;
 }
 
 /** The signed-in user as the server sees it on each request. */

@@ -47,6 +47,12 @@ export interface FakeTypebot {
   sessions: Map<string, Session>;
   /** Deletes every session (as when they ended or expired on Typebot's side). */
   forgetAll(): void;
+  /** While true, chat calls are held unanswered until `release()` (a slow Typebot, without a timer). */
+  hold: boolean;
+  release(): void;
+  /** Chat calls being answered now, and the most there ever were at once. */
+  inFlight: number;
+  maxInFlight: number;
   /** Served at /files/{name}: what image, audio and video bubbles point at. */
   files: Map<string, { type: string; data: Buffer }>;
   close(): Promise<void>;
@@ -55,6 +61,7 @@ export interface FakeTypebot {
 export async function fakeTypebot(flows: Record<string, FakeFlow>): Promise<FakeTypebot> {
   let seq = 0;
   const sessions = new Map<string, Session>();
+  const held: (() => void)[] = [];
   const files = new Map<string, { type: string; data: Buffer }>();
   const state: FakeTypebot = {
     url: "",
@@ -63,6 +70,13 @@ export async function fakeTypebot(flows: Record<string, FakeFlow>): Promise<Fake
     sessions,
     files,
     forgetAll: () => sessions.clear(),
+    hold: false,
+    release() {
+      state.hold = false;
+      for (const go of held.splice(0)) go();
+    },
+    inFlight: 0,
+    maxInFlight: 0,
     close: () => new Promise((r) => server.close(() => r())),
   };
 
@@ -119,7 +133,11 @@ export async function fakeTypebot(flows: Record<string, FakeFlow>): Promise<Fake
       return res.end(f.data);
     }
     const body = req.method === "POST" ? await read(req) : {};
+    state.inFlight++;
+    state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+    if (state.hold) await new Promise<void>((r) => held.push(r));
     const answer = (status: number, out: unknown) => {
+      state.inFlight--;
       state.calls.push({ path, body, status });
       send(status, out);
     };

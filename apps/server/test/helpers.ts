@@ -79,6 +79,54 @@ let userSeq = 0;
 
 export async function createTestApp(env: Record<string, string> = {}, options: Partial<BuildOptions> = {}): Promise<TestApp> {
   const { database, drop } = await createTestDatabase();
+  return createTestAppOn(database, drop, env, options);
+}
+
+/** PostgreSQL for tests of several server processes, in both CI passes (PGlite cannot be shared). */
+export const CLUSTER_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+/** Redis for the same tests; each test uses a REDIS_KEY_PREFIX of its own. */
+export const CLUSTER_REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+/** A new PostgreSQL database (on CLUSTER_POSTGRES_URL's server) that several apps open, and its removal. */
+export async function createSharedDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `balcao_cluster_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: CLUSTER_POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(CLUSTER_POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: CLUSTER_POSTGRES_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/**
+ * One server process of a cluster, in this test process: an app of its own (pool, event bus,
+ * sockets, job runner) on a shared database, as a second `node` would have. Its teardown closes it
+ * and leaves the database to whoever created it.
+ */
+export async function createProcessApp(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  options: Partial<BuildOptions> = {},
+): Promise<TestApp> {
+  const database = await openDatabase({ databaseUrl, poolSize: 5 });
+  return createTestAppOn(database, () => database.close(), env, options);
+}
+
+async function createTestAppOn(
+  database: Database,
+  drop: () => Promise<void>,
+  env: Record<string, string>,
+  options: Partial<BuildOptions>,
+): Promise<TestApp> {
   const config = testConfig(env);
   const built = await buildApp(config, { database, logger: false, serveWeb: false, ...options });
   await built.app.ready();

@@ -155,7 +155,7 @@ describe("uploads", () => {
       const f = formOf(n);
       return rawPost("/contacts/import", { ...bearer(superv.token), ...f.headers }, f.payload, { end: false });
     });
-    await vi.waitFor(() => expect(t.ctx.uploads.activeFor(superv.id)).toBe(2));
+    await vi.waitFor(async () => expect(await t.ctx.uploads.activeFor(superv.id)).toBe(2));
     const third = formOf(3);
     const refused = await t.app.inject({
       method: "POST",
@@ -176,7 +176,7 @@ describe("uploads", () => {
     expect(admin.statusCode).toBe(200);
     for (const h of held) h.finish();
     for (const h of held) expect((await h.done).status).toBe(200);
-    expect(t.ctx.uploads.activeFor(superv.id)).toBe(0);
+    expect(await t.ctx.uploads.activeFor(superv.id)).toBe(0);
     expect(tempFiles()).toEqual([]);
   });
 });

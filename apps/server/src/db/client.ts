@@ -28,6 +28,8 @@ export interface Database {
   close(): Promise<void>;
   /** PGlite only: the data directory as a tarball, to start other instances from (tests). */
   dump?: () => Promise<Blob>;
+  /** PostgreSQL only: the pool (dedicated clients for LISTEN and advisory locks: `lib/cluster/`). */
+  pool?: pg.Pool;
 }
 
 /** Where the committed migrations live, from the source tree or the built bundle. */
@@ -111,6 +113,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       query: async <T>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[],
       onQuery,
       close: () => pool.end(),
+      pool,
     };
   }
   const dir = opts.dataDir ?? "memory://";

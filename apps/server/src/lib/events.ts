@@ -1,4 +1,3 @@
-import { EventEmitter } from "node:events";
 import type {
   Contact,
   Message,
@@ -17,8 +16,18 @@ import type {
 } from "@balcao/contract";
 
 /**
- * Domain events. Services publish them after their writes commit; `realtime/` turns them into
- * socket emits, and bots, notifications and jobs listen the same way. No route emits to sockets.
+ * Domain events. Services publish them after their writes commit. Listeners say where they run:
+ *
+ * - `on`: once, on the process that published: what must happen once per event (bots, jobs,
+ *   notifications, writes, any side effect outside this process).
+ * - `onEverywhere`: on every server process (this one included): what concerns each process's own
+ *   memory — dropping a cache, closing this process's sockets of a user, emitting to this
+ *   process's sockets (`realtime/` emits only to local sockets from here).
+ *
+ * With one process (the embedded default) both run in place, as one `EventEmitter` always did.
+ * With several, a transport (`lib/cluster/`: Redis pub/sub, or PostgreSQL LISTEN/NOTIFY) carries
+ * each event that has `onEverywhere` listeners to the other processes as JSON: payloads are
+ * JSON-safe (dates as ISO strings, no class instances), which `JsonSafe` below checks.
  */
 export interface DomainEvents {
   "contact.saved": { action: "create" | "update"; contact: Contact };
@@ -72,22 +81,96 @@ export interface DomainEvents {
 
 export type DomainEventName = keyof DomainEvents;
 
-export class EventBus {
-  private readonly emitter = new EventEmitter({ captureRejections: false });
-  private onError: (err: unknown, name: string) => void = () => {};
+/** `false` somewhere inside when a part of T would not survive JSON.stringify / JSON.parse (a Date, Map, Set, bigint, function). */
+type JsonCheck<T> = T extends string | number | boolean | null | undefined
+  ? true
+  : T extends Date | bigint | Map<unknown, unknown> | Set<unknown> | ((...a: never[]) => unknown)
+    ? false
+    : T extends readonly (infer U)[]
+      ? JsonCheck<U>
+      : T extends object
+        ? { [K in keyof T]-?: JsonCheck<T[K]> }[keyof T]
+        : false;
+type AllJsonSafe = false extends { [K in DomainEventName]: JsonCheck<DomainEvents[K]> }[DomainEventName] ? false : true;
+/** Fails to compile when an event's payload holds a Date or anything else JSON would change. */
+const payloadsAreJsonSafe: AllJsonSafe = true;
+void payloadsAreJsonSafe;
 
-  constructor() {
-    this.emitter.setMaxListeners(100);
-  }
+/** Carries encoded events between processes (`lib/cluster/bus.ts`). */
+export interface EventTransport {
+  /** Sends one encoded event to the other processes (in the order of the calls). */
+  send(message: string): Promise<void>;
+  /** Starts hearing the other processes' events (and this one's own, which the bus drops). */
+  listen(onMessage: (message: string) => void): Promise<void>;
+  close(): Promise<void>;
+}
+
+type Listener = (payload: never) => unknown;
+
+export class EventBus {
+  private readonly once = new Map<string, Listener[]>();
+  private readonly everywhere = new Map<string, Listener[]>();
+  private onError: (err: unknown, name: string) => void = () => {};
+  private transport?: EventTransport;
+  /** This process among the others (events it sent come back to it and are dropped). */
+  readonly origin = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 
   setErrorHandler(fn: (err: unknown, name: string) => void) {
     this.onError = fn;
   }
 
+  /** From now on, events with `onEverywhere` listeners also go to (and come from) the other processes. */
+  async connect(transport: EventTransport): Promise<void> {
+    await transport.listen((message) => this.receive(message));
+    this.transport = transport;
+  }
+
+  async close(): Promise<void> {
+    const t = this.transport;
+    this.transport = undefined;
+    await t?.close();
+  }
+
   publish<K extends DomainEventName>(name: K, payload: DomainEvents[K]): void {
-    for (const listener of this.emitter.listeners(name)) {
+    this.run(name, this.once.get(name), payload);
+    const everywhere = this.everywhere.get(name);
+    this.run(name, everywhere, payload);
+    if (this.transport && everywhere?.length) {
+      let message: string;
       try {
-        const r = (listener as (p: DomainEvents[K]) => unknown)(payload);
+        message = JSON.stringify({ o: this.origin, n: name, p: payload });
+      } catch (err) {
+        this.onError(err, name);
+        return;
+      }
+      this.transport.send(message).catch((err) => this.onError(err, name));
+    }
+  }
+
+  /** Runs once per event, on the process that published it. */
+  on<K extends DomainEventName>(name: K, listener: (payload: DomainEvents[K]) => unknown): () => void {
+    return this.add(this.once, name, listener as Listener);
+  }
+
+  /** Runs on every process for each event (caches, this process's sockets). */
+  onEverywhere<K extends DomainEventName>(name: K, listener: (payload: DomainEvents[K]) => unknown): () => void {
+    return this.add(this.everywhere, name, listener as Listener);
+  }
+
+  private add(map: Map<string, Listener[]>, name: string, listener: Listener): () => void {
+    map.set(name, [...(map.get(name) ?? []), listener]);
+    return () =>
+      map.set(
+        name,
+        (map.get(name) ?? []).filter((l) => l !== listener),
+      );
+  }
+
+  private run(name: string, listeners: Listener[] | undefined, payload: unknown) {
+    if (!listeners) return;
+    for (const listener of listeners) {
+      try {
+        const r = (listener as (p: unknown) => unknown)(payload);
         if (r && typeof (r as Promise<unknown>).catch === "function") (r as Promise<unknown>).catch((e) => this.onError(e, name));
       } catch (err) {
         this.onError(err, name);
@@ -95,8 +178,16 @@ export class EventBus {
     }
   }
 
-  on<K extends DomainEventName>(name: K, listener: (payload: DomainEvents[K]) => unknown): () => void {
-    this.emitter.on(name, listener);
-    return () => this.emitter.off(name, listener);
+  /** An event of another process: its `onEverywhere` listeners run here. */
+  private receive(message: string) {
+    let e: { o: string; n: string; p: unknown };
+    try {
+      e = JSON.parse(message);
+    } catch (err) {
+      this.onError(err, "(undecodable event)");
+      return;
+    }
+    if (e.o === this.origin) return;
+    this.run(e.n, this.everywhere.get(e.n), e.p);
   }
 }

@@ -1,3 +1,4 @@
+import type { SharedStore } from "./cluster/store.js";
 import { RateLimiter } from "./rate-limiter.js";
 
 /**
@@ -24,41 +25,46 @@ export function backoffSeconds(failures: number, p: Pick<ThrottlePolicy, "freeFa
   return Math.min(p.maxDelayS, p.baseDelayS * 2 ** (failures - p.freeFailures));
 }
 
+/**
+ * The policy over the shared store (`lib/cluster/`), so failures on any process count: a pair's
+ * failures are a counter whose window restarts with each failure (quiet long enough, it starts
+ * over), the address's failures a fixed-window counter.
+ */
 export class LoginThrottle {
-  private readonly pairs = new Map<string, { failures: number; until: number; lastAt: number }>();
   private readonly perIp: RateLimiter;
+  private readonly forgetMs: number;
 
-  constructor(private readonly policy: ThrottlePolicy) {
-    this.perIp = new RateLimiter(policy.ipFailures, policy.windowS * 1000);
+  constructor(
+    private readonly policy: ThrottlePolicy,
+    private readonly store: SharedStore,
+  ) {
+    this.perIp = new RateLimiter(store, "login-ip", policy.ipFailures, policy.windowS * 1000);
+    // a pair quiet for this long starts over
+    this.forgetMs = Math.max(policy.maxDelayS, policy.windowS) * 2000;
   }
 
   private key(ip: string, email: string) {
-    return `${ip}\u0000${email.toLowerCase()}`;
+    return `login:${ip}|${email.toLowerCase()}`;
   }
 
   /** Seconds to wait before this (IP, e-mail) may try again; 0 when it may. */
-  retryAfter(ip: string, email: string, now = Date.now()): number {
-    const pair = this.pairs.get(this.key(ip, email));
-    const pairWait = pair && pair.until > now ? Math.ceil((pair.until - now) / 1000) : 0;
-    return Math.max(pairWait, this.perIp.retryAfter(ip, now));
+  async retryAfter(ip: string, email: string): Promise<number> {
+    const [pair, ipWait] = await Promise.all([this.store.peek(this.key(ip, email)), this.perIp.retryAfter(ip)]);
+    let pairWait = 0;
+    if (pair) {
+      // the last failure was (forgetMs - ttl) ago; its wait ends backoff seconds after it
+      const sinceLastMs = this.forgetMs - pair.ttlMs;
+      const leftMs = backoffSeconds(pair.count, this.policy) * 1000 - sinceLastMs;
+      pairWait = leftMs > 0 ? Math.ceil(leftMs / 1000) : 0;
+    }
+    return Math.max(pairWait, ipWait);
   }
 
-  failed(ip: string, email: string, now = Date.now()): void {
-    const key = this.key(ip, email);
-    const prev = this.pairs.get(key);
-    // a pair quiet for long enough starts over
-    const forgetMs = Math.max(this.policy.maxDelayS, this.policy.windowS) * 2000;
-    const failures = prev && now - prev.lastAt < forgetMs ? prev.failures + 1 : 1;
-    this.pairs.set(key, { failures, until: now + backoffSeconds(failures, this.policy) * 1000, lastAt: now });
-    this.perIp.hit(ip, now);
-    if (this.pairs.size > 50_000) this.sweep(now, forgetMs);
+  async failed(ip: string, email: string): Promise<void> {
+    await Promise.all([this.store.hit(this.key(ip, email), this.forgetMs, true), this.perIp.hit(ip)]);
   }
 
-  succeeded(ip: string, email: string): void {
-    this.pairs.delete(this.key(ip, email));
-  }
-
-  private sweep(now: number, forgetMs: number) {
-    for (const [k, v] of this.pairs) if (now - v.lastAt >= forgetMs) this.pairs.delete(k);
+  async succeeded(ip: string, email: string): Promise<void> {
+    await this.store.drop(this.key(ip, email));
   }
 }

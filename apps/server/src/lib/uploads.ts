@@ -7,6 +7,7 @@ import { pipeline } from "node:stream/promises";
 import { cleanText } from "@balcao/contract";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { fileTypeFromBuffer } from "file-type";
+import type { SharedStore } from "./cluster/store.js";
 import { AppError } from "./errors.js";
 
 /**
@@ -100,13 +101,17 @@ class FileGate extends Transform {
   }
 }
 
+/** A slot left by a process that died mid-upload is free again after this. */
+const SLOT_TTL_MS = 30 * 60_000;
+
 export class UploadReceiver {
-  private readonly active = new Map<number, number>();
   readonly dir: string;
 
   constructor(
     dataDir: string,
     private readonly perUser: number,
+    /** where the slots are counted: memory with one process, Redis or PostgreSQL with several (`lib/cluster/`) */
+    private readonly slots: SharedStore,
   ) {
     this.dir = join(dataDir, "tmp", "uploads");
     // leftovers of a previous run (a crash mid-upload) are never reused
@@ -114,16 +119,16 @@ export class UploadReceiver {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
   }
 
-  /** Uploads of this user being received right now. */
-  activeFor(userId: number): number {
-    return this.active.get(userId) ?? 0;
+  /** Uploads of this user being received right now, on any process. */
+  activeFor(userId: number): Promise<number> {
+    return this.slots.held(slotKey(userId));
   }
 
   async receive(req: FastifyRequest, reply: FastifyReply, userId: number, opts: ReceiveOptions): Promise<ReceivedUpload> {
     if (!req.isMultipart()) throw new AppError("ERR_UNSUPPORTED_MEDIA_TYPE");
-    const running = this.activeFor(userId);
-    if (running >= this.perUser) throw new AppError("ERR_TOO_MANY_REQUESTS");
-    this.active.set(userId, running + 1);
+    const key = slotKey(userId);
+    const token = randomBytes(8).toString("hex");
+    if (!(await this.slots.acquire(key, token, this.perUser, SLOT_TTL_MS))) throw new AppError("ERR_TOO_MANY_REQUESTS");
 
     const files: ReceivedFile[] = [];
     const fields: Record<string, string> = {};
@@ -131,14 +136,16 @@ export class UploadReceiver {
     const cleanup = async () => {
       if (done) return;
       done = true;
-      const left = this.activeFor(userId) - 1;
-      if (left > 0) this.active.set(userId, left);
-      else this.active.delete(userId);
-      await Promise.all(files.map((f) => unlink(f.path).catch(() => undefined)));
+      await Promise.all([
+        this.slots.release(key, token).catch(() => undefined),
+        ...files.map((f) => unlink(f.path).catch(() => undefined)),
+      ]);
     };
     // whatever the route does, the temp files do not outlive the request
     reply.raw.once("close", () => void cleanup());
     reply.raw.once("finish", () => void cleanup());
+    // the client went away while the slot was being taken: no close event comes any more
+    if (reply.raw.closed || req.raw.destroyed) void cleanup();
 
     try {
       const maxFields = opts.maxFields ?? 20;
@@ -185,6 +192,8 @@ export class UploadReceiver {
     }
   }
 }
+
+const slotKey = (userId: number) => `uploads:${userId}`;
 
 /** A received file's bytes (for the few files small enough to use whole, like a CSV import). */
 export function readUpload(file: ReceivedFile): Promise<Buffer> {

@@ -65,7 +65,10 @@ export function registerTicketRealtime(ctx: AppContext, io: RealtimeServer) {
     });
   });
 
-  /** This process's sockets in any of these rooms (one process owns every socket: no Redis adapter yet). */
+  /**
+   * This process's sockets in any of these rooms. Ticket events run on every process
+   * (`onEverywhere`): each judges and tells its own sockets, whose user and rooms live here.
+   */
   const members = (rooms: string[]): RealtimeSocket[] => {
     const ids = new Set<string>();
     for (const r of rooms) for (const id of io.sockets.adapter.rooms.get(r) ?? []) ids.add(id);
@@ -104,37 +107,37 @@ export function registerTicketRealtime(ctx: AppContext, io: RealtimeServer) {
     }
   };
 
-  const { events } = ctx;
-  events.on("ticket.updated", ({ ticket, previous, created }) => {
+  const on = ctx.events.onEverywhere.bind(ctx.events);
+  on("ticket.updated", ({ ticket, previous, created }) => {
     // a ticket created and routed in the same transaction: its queue-less moment was never announced
     const fresh = created === true || (!!previous && ticket.createdAt === ticket.updatedAt);
     announce(ticket, previous && { id: ticket.id, queueId: previous.queueId, userId: previous.userId }, fresh);
   });
-  events.on("tickets.changed", async ({ ticketIds }) => {
+  on("tickets.changed", async ({ ticketIds }) => {
     for (const ticket of await loadTickets(ctx.db, ticketIds)) announce(ticket);
   });
-  events.on("ticket.unreadCleared", ({ ticket }) => {
+  on("ticket.unreadCleared", ({ ticket }) => {
     for (const s of audience(ticket)) s.emit("ticket", { action: "updateUnread", ticketId: ticket.id });
   });
-  events.on("ticket.deleted", ({ ticket }) => {
+  on("ticket.deleted", ({ ticket }) => {
     for (const s of audience(ticket)) s.emit("ticket", { action: "delete", ticketId: ticket.id });
   });
-  events.on("message.created", ({ message, ticket }) => {
+  on("message.created", ({ message, ticket }) => {
     for (const s of audience(ticket)) s.emit("appMessage", { action: "create", message, ticket, contact: ticket.contact });
   });
   // someone types in a ticket: the others watching it see it (an agent never hears their own typing)
-  events.on("ticket.typing", ({ ticketId, typing, userId, name }) => {
-    const to = io.to(room.chat(ticketId));
+  on("ticket.typing", ({ ticketId, typing, userId, name }) => {
+    const to = io.local.to(room.chat(ticketId));
     (userId !== undefined ? to.except(`user:${userId}`) : to).emit("typing", { ticketId, typing, ...(name && { name }) });
   });
-  events.on("message.updated", ({ message, ticket }) => {
+  on("message.updated", ({ message, ticket }) => {
     for (const s of audience(ticket)) s.emit("appMessage", { action: "update", message, ticket, contact: ticket.contact });
   });
 
   // a user's queues or profile changed: their feed follows, and chat boxes they lost are left
-  events.on("user.saved", async ({ user }) => {
+  on("user.saved", async ({ user }) => {
     const next = { id: user.id, profile: user.profile, queueIds: user.queues.map((q) => q.id) };
-    const sockets = await io.in(`user:${user.id}`).fetchSockets();
+    const sockets = await io.local.in(`user:${user.id}`).fetchSockets();
     for (const s of sockets) {
       const rooms = [...s.rooms];
       if (rooms.some((r) => r.startsWith(FEED_PREFIX))) {

@@ -23,5 +23,9 @@ export function registerAi(
   };
   deps.jobs.register<{ messageId: number }>(TRANSCRIBE_JOB, (p, job) => runTranscription(transcription, p, job));
   deps.conv.ctx.events.on("message.created", (p) => onMessageCreated(transcription, p.message));
-  return aiRoutes({ conv: deps.conv, billing: deps.billing, limiter: newAiLimiter(), timeoutMs: deps.timeoutMs }, guard, deps.clock);
+  return aiRoutes(
+    { conv: deps.conv, billing: deps.billing, limiter: newAiLimiter(deps.conv.ctx.cluster.store), timeoutMs: deps.timeoutMs },
+    guard,
+    deps.clock,
+  );
 }

@@ -4,6 +4,7 @@ import type { AppContext, SessionUser } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import { aiCalls, messages, quickAnswers } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
+import type { SharedStore } from "../../lib/cluster/store.js";
 import { RateLimiter } from "../../lib/rate-limiter.js";
 import type { BillingRegistry } from "../billing/registry.js";
 import { customerPanel } from "../billing/service.js";
@@ -29,8 +30,8 @@ export interface AiDeps {
   timeoutMs?: number;
 }
 
-export function newAiLimiter(): RateLimiter {
-  return new RateLimiter(AI_RATE_PER_MINUTE, 60_000);
+export function newAiLimiter(store: SharedStore): RateLimiter {
+  return new RateLimiter(store, "ai-user", AI_RATE_PER_MINUTE, 60_000);
 }
 
 export interface AiSettings extends AiEndpoint {
@@ -103,9 +104,8 @@ async function ready(deps: AiDeps, user: SessionUser, ticketId: number): Promise
   if (deps.timeoutMs) settings.timeoutMs = deps.timeoutMs;
   settings.allow = deps.conv.ctx.config.allowedPrivateHosts;
   const key = String(user.id);
-  const wait = deps.limiter.retryAfter(key);
+  const wait = await deps.limiter.take(key);
   if (wait > 0) throw new AiError("ERR_AI_RATE_LIMITED", wait);
-  deps.limiter.hit(key);
   return { ticket, settings };
 }
 

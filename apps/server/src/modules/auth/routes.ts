@@ -13,14 +13,17 @@ export const REFRESH_COOKIE = "jrt";
 
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const windowMs = ctx.config.LOGIN_RATE_WINDOW_S * 1000;
-  const throttle = new LoginThrottle({
-    freeFailures: ctx.config.LOGIN_RATE_PER_EMAIL,
-    baseDelayS: 2,
-    maxDelayS: 15 * 60,
-    ipFailures: ctx.config.LOGIN_RATE_PER_IP,
-    windowS: ctx.config.LOGIN_RATE_WINDOW_S,
-  });
-  const signupsPerIp = new RateLimiter(ctx.config.LOGIN_RATE_PER_IP, windowMs);
+  const throttle = new LoginThrottle(
+    {
+      freeFailures: ctx.config.LOGIN_RATE_PER_EMAIL,
+      baseDelayS: 2,
+      maxDelayS: 15 * 60,
+      ipFailures: ctx.config.LOGIN_RATE_PER_IP,
+      windowS: ctx.config.LOGIN_RATE_WINDOW_S,
+    },
+    ctx.cluster.store,
+  );
+  const signupsPerIp = new RateLimiter(ctx.cluster.store, "signup-ip", ctx.config.LOGIN_RATE_PER_IP, windowMs);
 
   const setCookie = (reply: FastifyReply, s: auth.Session) =>
     reply.setCookie(REFRESH_COOKIE, s.refreshToken, {
@@ -37,15 +40,15 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
   return async (app) => {
     app.post("/auth/login", { schema: { tags: ["auth"], body: loginBody, response: { 200: authAnswer } } }, async (req, reply) => {
-      const wait = throttle.retryAfter(req.ip, req.body.email);
+      const wait = await throttle.retryAfter(req.ip, req.body.email);
       if (wait > 0) limited(reply, wait);
       try {
         const session = await auth.login(ctx, req.body);
-        throttle.succeeded(req.ip, req.body.email);
+        await throttle.succeeded(req.ip, req.body.email);
         setCookie(reply, session);
         return { token: session.token, user: session.user };
       } catch (err) {
-        if (err instanceof AppError && err.code === "ERR_INVALID_CREDENTIALS") throttle.failed(req.ip, req.body.email);
+        if (err instanceof AppError && err.code === "ERR_INVALID_CREDENTIALS") await throttle.failed(req.ip, req.body.email);
         throw err;
       }
     });
@@ -70,9 +73,8 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.post("/auth/signup", { schema: { tags: ["auth"], body: signupBody, response: { 200: authAnswer } } }, async (req, reply) => {
-      const wait = signupsPerIp.retryAfter(req.ip);
+      const wait = await signupsPerIp.take(req.ip);
       if (wait > 0) limited(reply, wait);
-      signupsPerIp.hit(req.ip);
       const session = await auth.signup(ctx, req.body);
       setCookie(reply, session);
       return { token: session.token, user: session.user };

@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
+import type { AppContext } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
+import { LOCK_KIND } from "../../lib/cluster/index.js";
 import type { SelfServiceState } from "../billing/self-service.js";
 import type { ChoiceItem } from "./typebot.js";
 
@@ -68,16 +70,11 @@ export function keep(state: BotState | undefined): BotState["data"] {
   };
 }
 
-const turns = new Map<number, Promise<void>>();
-
-/** One turn at a time per ticket (in this process): a flow hears the customer's messages in order. */
-export function serial(ticketId: number, fn: () => Promise<void>): Promise<void> {
-  const prev = turns.get(ticketId) ?? Promise.resolve();
-  const next = prev.catch(() => undefined).then(fn);
-  const tail = next.catch(() => undefined);
-  turns.set(ticketId, tail);
-  void tail.then(() => {
-    if (turns.get(ticketId) === tail) turns.delete(ticketId);
-  });
-  return next;
+/**
+ * One bot turn at a time per ticket (Typebot, self-service), whatever process runs it: in order
+ * within this process, and under a PostgreSQL advisory lock of the ticket across processes
+ * (`lib/cluster/locks.ts`), so a flow hears the customer's messages one by one.
+ */
+export function serial(ctx: AppContext, ticketId: number, fn: () => Promise<void>): Promise<void> {
+  return ctx.cluster.locks.run(LOCK_KIND.botTurn, ticketId, fn);
 }

@@ -19,9 +19,9 @@ export const BAD_TOKENS_PER_MIN = 30;
  */
 export function messageApiRoutes(conv: ConvDeps): FastifyPluginAsyncZod {
   const ctx: AppContext = conv.ctx;
-  const limiter = new RateLimiter(ctx.config.API_RATE_PER_MIN, 60_000);
+  const limiter = new RateLimiter(ctx.cluster.store, "api-token", ctx.config.API_RATE_PER_MIN, 60_000);
   /** wrong tokens from one address: past this many a minute, the address waits (tokens are not guessed) */
-  const wrongTokens = new RateLimiter(BAD_TOKENS_PER_MIN, 60_000);
+  const wrongTokens = new RateLimiter(ctx.cluster.store, "api-bad-token", BAD_TOKENS_PER_MIN, 60_000);
   const callers = new WeakMap<object, number>();
   return async (app) => {
     app.post(
@@ -48,7 +48,7 @@ export function messageApiRoutes(conv: ConvDeps): FastifyPluginAsyncZod {
         },
         // the token and the rate limit are checked before the body is read
         onRequest: async (req, reply) => {
-          const blocked = wrongTokens.retryAfter(req.ip);
+          const blocked = await wrongTokens.retryAfter(req.ip);
           if (blocked > 0) {
             reply.header("retry-after", String(blocked));
             throw new AppError("ERR_TOO_MANY_REQUESTS");
@@ -56,16 +56,16 @@ export function messageApiRoutes(conv: ConvDeps): FastifyPluginAsyncZod {
           const token = apiTokenOf(req.headers);
           const conn = token ? await connectionByToken(ctx.db, token) : undefined;
           if (!conn) {
-            wrongTokens.hit(req.ip);
+            await wrongTokens.hit(req.ip);
             throw new AppError("ERR_INVALID_TOKEN", 401);
           }
           const key = `wapp:${conn.id}`;
-          const wait = limiter.retryAfter(key);
+          // counted and checked in one step: the limit holds across processes
+          const wait = await limiter.take(key);
           if (wait > 0) {
             reply.header("retry-after", String(wait));
             throw new AppError("ERR_TOO_MANY_REQUESTS");
           }
-          limiter.hit(key);
           callers.set(req, conn.id);
         },
       },

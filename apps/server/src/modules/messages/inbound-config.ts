@@ -16,11 +16,11 @@ export function createInboundConfig(ctx: AppContext): InboundConfig {
   const connCache = new Map<number, { at: number; info: ConnectionInfo | undefined }>();
   let settingsCache: { at: number; values: InboundSettings } | undefined;
   const dropConnections = () => connCache.clear();
-  ctx.events.on("whatsapp.saved", dropConnections);
-  ctx.events.on("whatsapp.deleted", dropConnections);
-  ctx.events.on("queue.saved", dropConnections);
-  ctx.events.on("queue.deleted", dropConnections);
-  ctx.events.on("setting.updated", () => {
+  ctx.events.onEverywhere("whatsapp.saved", dropConnections);
+  ctx.events.onEverywhere("whatsapp.deleted", dropConnections);
+  ctx.events.onEverywhere("queue.saved", dropConnections);
+  ctx.events.onEverywhere("queue.deleted", dropConnections);
+  ctx.events.onEverywhere("setting.updated", () => {
     settingsCache = undefined;
   });
   return {

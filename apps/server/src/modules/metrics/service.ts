@@ -39,8 +39,8 @@ import { timeZoneOf } from "../settings/service.js";
 export interface MetricsDeps {
   ctx: AppContext;
   clock: Clock;
-  /** ids of the users with a live socket now (the realtime server knows) */
-  onlineUserIds: () => number[];
+  /** ids of the users with a live socket now, on any process (`realtime/server.ts` trackPresence) */
+  onlineUserIds: () => Promise<number[]>;
 }
 
 interface Period {
@@ -271,7 +271,7 @@ export async function computeMetrics(deps: MetricsDeps, q: MetricsQuery): Promis
     specFigures(ctx.db, now, timeZone),
     responseTimes(ctx.db, period, q),
     ticketsByHour(ctx.db, period, q),
-    rightNow(ctx.db, now, q, deps.onlineUserIds()),
+    deps.onlineUserIds().then((online) => rightNow(ctx.db, now, q, online)),
     serverMetrics(ctx.config.dataDir),
   ]);
   return {
@@ -297,13 +297,14 @@ export class MetricsCache {
   static readonly MAX_ENTRIES = 50;
 
   constructor(private readonly deps: MetricsDeps) {
+    // every process's cache is dropped, whichever process the change happened on
     const drop = () => this.entries.clear();
     const { events } = deps.ctx;
-    events.on("ticket.updated", drop);
-    events.on("tickets.changed", drop);
-    events.on("ticket.deleted", drop);
-    events.on("message.created", (p) => (p.message.fromMe ? drop() : undefined));
-    events.on("setting.updated", (p) => (p.setting.key === "timezone" ? drop() : undefined));
+    events.onEverywhere("ticket.updated", drop);
+    events.onEverywhere("tickets.changed", drop);
+    events.onEverywhere("ticket.deleted", drop);
+    events.onEverywhere("message.created", (p) => (p.message.fromMe ? drop() : undefined));
+    events.onEverywhere("setting.updated", (p) => (p.setting.key === "timezone" ? drop() : undefined));
   }
 
   private compute(q: MetricsQuery): Promise<string> {

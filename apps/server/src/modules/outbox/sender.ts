@@ -99,12 +99,12 @@ export class OutboxSender {
       if (e.status === "CONNECTED") this.wake(whatsappId);
     });
     // settings changed: read again at the next send (a pace left unchanged keeps its state)
-    ctx.events.on("whatsapp.saved", ({ whatsapp }) => this.stale.add(whatsapp.id));
+    ctx.events.onEverywhere("whatsapp.saved", ({ whatsapp }) => this.stale.add(whatsapp.id));
     // a customer wrote: a row of theirs waiting for the pace is a reply now
-    ctx.events.on("message.created", ({ message, ticket }) => {
+    ctx.events.onEverywhere("message.created", ({ message, ticket }) => {
       if (!message.fromMe && ticket.whatsappId !== null && this.pacedWaiting.has(ticket.whatsappId)) this.wake(ticket.whatsappId);
     });
-    ctx.events.on("whatsapp.deleted", ({ whatsappId }) => {
+    ctx.events.onEverywhere("whatsapp.deleted", ({ whatsappId }) => {
       this.settings.delete(whatsappId);
       this.gaps.delete(whatsappId);
     });

@@ -31,7 +31,12 @@ const GATE_NOTE =
   " While a settings password is set, needs the X-Settings-Token header of POST /settings/unlock (else 403 ERR_SETTINGS_LOCKED).";
 
 export function settingRoutes(ctx: AppContext, guard: Guards, clock: Clock, branding: BrandingStore): FastifyPluginAsyncZod {
-  const unlockLimiter = new RateLimiter(ctx.config.LOGIN_RATE_PER_EMAIL, ctx.config.LOGIN_RATE_WINDOW_S * 1000);
+  const unlockLimiter = new RateLimiter(
+    ctx.cluster.store,
+    "settings-unlock",
+    ctx.config.LOGIN_RATE_PER_EMAIL,
+    ctx.config.LOGIN_RATE_WINDOW_S * 1000,
+  );
   const gate = new SettingsGate(ctx, clock);
   const checkGate = (req: FastifyRequest) => gate.check(sessionUser(req), req.headers[SETTINGS_TOKEN_HEADER]);
 
@@ -102,17 +107,17 @@ export function settingRoutes(ctx: AppContext, guard: Guards, clock: Clock, bran
       async (req, reply) => {
         const user = sessionUser(req);
         const key = String(user.id);
-        const wait = unlockLimiter.retryAfter(key);
+        const wait = await unlockLimiter.retryAfter(key);
         if (wait > 0) {
           reply.header("retry-after", String(wait));
           throw new AppError("ERR_TOO_MANY_REQUESTS");
         }
         const ok = await service.verifySettingsPassword(ctx, req.body.password);
         if (!ok) {
-          unlockLimiter.hit(key);
+          await unlockLimiter.hit(key);
           throw new AppError("ERR_WRONG_SETTINGS_PASSWORD");
         }
-        unlockLimiter.reset(key);
+        await unlockLimiter.reset(key);
         return { ok: true, ...(await gate.issue(user)) };
       },
     );

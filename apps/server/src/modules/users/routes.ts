@@ -7,7 +7,12 @@ import { RateLimiter } from "../../lib/rate-limiter.js";
 import * as users from "./service.js";
 
 export function userRoutes(ctx: AppContext, guard: Guards): FastifyPluginAsyncZod {
-  const wrongPassword = new RateLimiter(ctx.config.LOGIN_RATE_PER_EMAIL, ctx.config.LOGIN_RATE_WINDOW_S * 1000);
+  const wrongPassword = new RateLimiter(
+    ctx.cluster.store,
+    "wrong-password",
+    ctx.config.LOGIN_RATE_PER_EMAIL,
+    ctx.config.LOGIN_RATE_WINDOW_S * 1000,
+  );
   return async (app) => {
     const tags = ["users"];
     app.get("/users", { preHandler: guard.user, schema: { tags, querystring: usersQuery, response: { 200: usersAnswer } } }, (req) =>
@@ -25,7 +30,7 @@ export function userRoutes(ctx: AppContext, guard: Guards): FastifyPluginAsyncZo
       async (req, reply) => {
         const actor = sessionUser(req);
         const key = String(actor.id);
-        const wait = wrongPassword.retryAfter(key);
+        const wait = await wrongPassword.retryAfter(key);
         if (wait > 0) {
           reply.header("retry-after", String(wait));
           throw new AppError("ERR_TOO_MANY_REQUESTS");
@@ -34,7 +39,7 @@ export function userRoutes(ctx: AppContext, guard: Guards): FastifyPluginAsyncZo
           return await users.updateUser(ctx, actor, req.params.id, req.body);
         } catch (err) {
           // guessing one's current password through a borrowed session is limited like a sign-in
-          if (err instanceof AppError && err.code === "ERR_WRONG_PASSWORD") wrongPassword.hit(key);
+          if (err instanceof AppError && err.code === "ERR_WRONG_PASSWORD") await wrongPassword.hit(key);
           throw err;
         }
       },

@@ -6,7 +6,7 @@ import { loadSessionUser } from "./service.js";
 /**
  * Every request resolves its token to the current user. This keeps that lookup off the database
  * for a few seconds per user; any change to a user (profile, queues, password, deletion) drops
- * the entry at once through the domain events, so refusals stay immediate in this process.
+ * the entry at once through the domain events (on every process), so refusals stay immediate.
  */
 export class SessionCache implements SessionLookup {
   private readonly entries = new Map<number, { user: SessionUser; tokenVersion: number; at: number }>();
@@ -16,10 +16,11 @@ export class SessionCache implements SessionLookup {
     events: EventBus,
     private readonly ttlMs = 5000,
   ) {
-    events.on("user.saved", ({ user }) => this.entries.delete(user.id));
-    events.on("user.deleted", ({ userId }) => this.entries.delete(userId));
-    events.on("user.sessionsEnded", ({ userId }) => this.entries.delete(userId));
-    events.on("queue.deleted", () => this.entries.clear());
+    // on every process: a change made on any of them is refused at once everywhere
+    events.onEverywhere("user.saved", ({ user }) => this.entries.delete(user.id));
+    events.onEverywhere("user.deleted", ({ userId }) => this.entries.delete(userId));
+    events.onEverywhere("user.sessionsEnded", ({ userId }) => this.entries.delete(userId));
+    events.onEverywhere("queue.deleted", () => this.entries.clear());
   }
 
   /** The user when the token's version is current, else null. */

@@ -16,9 +16,9 @@ type ChatEntryRow = typeof chatEntries.$inferSelect;
  */
 export function chatEntryStep(deps: BotDeps): BotStep {
   const { ctx } = deps.conv;
-  // the chat entries, read again after a change (or 10 s, for other processes' changes)
+  // the chat entries, read again after a change on any process (or 10 s, for a missed event)
   let cached: { at: number; rows: ChatEntryRow[] } | undefined;
-  ctx.events.on("chatbot.changed", () => {
+  ctx.events.onEverywhere("chatbot.changed", () => {
     cached = undefined;
   });
   const entries = async () => {

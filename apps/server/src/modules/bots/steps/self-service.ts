@@ -42,7 +42,7 @@ export async function runSelfServiceJob(
   p: { ticketId: number; messageId: number | null },
   job: { attempts: number; maxAttempts: number },
 ): Promise<void> {
-  await serial(p.ticketId, async () => {
+  await serial(deps.conv.ctx, p.ticketId, async () => {
     const { ctx } = deps.conv;
     const ticket = await findTicket(ctx.db, p.ticketId);
     if (!deps.billing || !ticket || ticket.userId !== null || ticket.status === "closed" || ticket.whatsappId === null) return;

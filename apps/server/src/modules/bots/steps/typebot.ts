@@ -48,7 +48,7 @@ export async function runTypebotTurn(
   p: { ticketId: number; messageId: number },
   job: { attempts: number; maxAttempts: number },
 ) {
-  await serial(p.ticketId, async () => {
+  await serial(deps.conv.ctx, p.ticketId, async () => {
     const { ctx } = deps.conv;
     const ticket = await findTicket(ctx.db, p.ticketId);
     if (!ticket || ticket.userId !== null || ticket.queueId !== null || ticket.status === "closed" || ticket.whatsappId === null) return;

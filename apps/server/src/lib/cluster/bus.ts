@@ -1,0 +1,106 @@
+import type { Redis } from "ioredis";
+import pg from "pg";
+import type { EventTransport } from "../events.js";
+
+/**
+ * The transports of the domain event bus between server processes (`lib/events.ts`). Each keeps
+ * one publisher's events in order. An event missed while a connection is re-established is not
+ * replayed: what listens everywhere is caches (their TTL bounds the staleness) and sockets (a
+ * reconnecting client reads again).
+ */
+
+/** Redis pub/sub on one channel (a subscriber connection of its own). */
+export function redisTransport(redis: Redis, channel: string): EventTransport {
+  const sub = redis.duplicate();
+  return {
+    async send(message) {
+      await redis.publish(channel, message);
+    },
+    async listen(onMessage) {
+      sub.on("message", (ch: string, message: string) => {
+        if (ch === channel) onMessage(message);
+      });
+      await sub.subscribe(channel);
+    },
+    async close() {
+      sub.disconnect();
+    },
+  };
+}
+
+/** NOTIFY carries at most 8000 bytes: larger events are stored in `cluster_events` and the NOTIFY carries `@<id>`. */
+export const NOTIFY_MAX_BYTES = 7900;
+const LARGE_EVENT_TTL = "1 minute";
+
+/**
+ * PostgreSQL LISTEN/NOTIFY on one channel: a dedicated connection listens (re-connected after a
+ * failure); sends go one after another, each committed before the next, so they arrive in order.
+ */
+export function postgresTransport(
+  pool: pg.Pool,
+  channel: string,
+  onError: (err: unknown) => void,
+  largeBytes = NOTIFY_MAX_BYTES,
+): EventTransport {
+  let sending: Promise<unknown> = Promise.resolve();
+  let receiving: Promise<unknown> = Promise.resolve();
+  let listener: pg.Client | undefined;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  let sweeps = 0;
+  const ident = `"${channel.replace(/"/g, '""')}"`;
+
+  const send = async (message: string) => {
+    if (Buffer.byteLength(message) <= largeBytes) {
+      await pool.query("select pg_notify($1, $2)", [channel, message]);
+      return;
+    }
+    const { rows } = await pool.query<{ id: string }>("insert into cluster_events (payload) values ($1) returning id", [message]);
+    await pool.query("select pg_notify($1, $2)", [channel, `@${rows[0].id}`]);
+    if (++sweeps % 50 === 1) await pool.query(`delete from cluster_events where created_at < now() - interval '${LARGE_EVENT_TTL}'`);
+  };
+
+  const resolve = async (payload: string): Promise<string | undefined> => {
+    if (!payload.startsWith("@")) return payload;
+    const { rows } = await pool.query<{ payload: string }>("select payload from cluster_events where id = $1", [payload.slice(1)]);
+    return rows[0]?.payload;
+  };
+
+  const connect = async (onMessage: (message: string) => void) => {
+    const client = new pg.Client(pool.options);
+    client.on("notification", (n) => {
+      if (n.channel !== channel || n.payload === undefined) return;
+      const payload = n.payload;
+      // a large event is read back before the next one is handed over: the order is kept
+      receiving = receiving
+        .then(() => resolve(payload))
+        .then((m) => m !== undefined && onMessage(m))
+        .catch(onError);
+    });
+    client.on("error", (err) => {
+      onError(err);
+      void client.end().catch(() => undefined);
+      if (listener === client) listener = undefined;
+      if (!closed) retry = setTimeout(() => void connect(onMessage).catch(onError), 1000);
+    });
+    await client.connect();
+    await client.query(`listen ${ident}`);
+    listener = client;
+  };
+
+  return {
+    send(message) {
+      const next = sending.then(() => send(message));
+      sending = next.catch(() => undefined);
+      return next;
+    },
+    listen: connect,
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      await sending;
+      await listener?.end().catch(() => undefined);
+      listener = undefined;
+    },
+  };
+}

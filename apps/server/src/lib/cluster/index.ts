@@ -1,0 +1,84 @@
+import { hostname } from "node:os";
+import type { FastifyBaseLogger } from "fastify";
+import { Redis } from "ioredis";
+import type { Config } from "../../config.js";
+import type { Database } from "../../db/client.js";
+import type { EventBus, EventTransport } from "../events.js";
+import { postgresTransport, redisTransport } from "./bus.js";
+import { type KeyedLocks, LocalLocks, PostgresLocks } from "./locks.js";
+import { MemoryStore, PostgresStore, RedisStore, type SharedStore } from "./store.js";
+
+export { LOCK_KIND, type SharedStore } from "./store.js";
+export type { KeyedLocks } from "./locks.js";
+
+/**
+ * What several server processes share, picked from the configuration:
+ *
+ * | | events (`lib/events.ts`) | limits, slots, presence | one-at-a-time locks |
+ * |---|---|---|---|
+ * | `REDIS_URL` | Redis pub/sub | Redis | PostgreSQL advisory locks (PGlite: in process) |
+ * | PostgreSQL only | LISTEN/NOTIFY | `cluster_*` tables | PostgreSQL advisory locks |
+ * | embedded PGlite | in process | memory | in process |
+ *
+ * The socket.io Redis adapter (`realtime/server.ts`) uses `redis` when there is one.
+ */
+export interface Cluster {
+  mode: "single" | "postgres" | "redis";
+  /** this process among the others: host, pid and the event bus's origin */
+  processId: string;
+  store: SharedStore;
+  locks: KeyedLocks;
+  redis?: Redis;
+  /** Prefix of this installation's Redis keys and channels. */
+  prefix: string;
+  close(): Promise<void>;
+}
+
+/** The PostgreSQL NOTIFY channel of domain events (per database). */
+export const EVENTS_CHANNEL = "balcao_events";
+
+export async function openCluster(config: Config, database: Database, events: EventBus, log: FastifyBaseLogger): Promise<Cluster> {
+  const processId = `${hostname()}:${events.origin}`;
+  const prefix = config.REDIS_KEY_PREFIX;
+  const locks: KeyedLocks = database.pool ? new PostgresLocks(database.pool) : new LocalLocks();
+  let store: SharedStore;
+  let transport: EventTransport | undefined;
+  let redis: Redis | undefined;
+  let mode: Cluster["mode"];
+  if (config.REDIS_URL) {
+    mode = "redis";
+    const client = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 });
+    let lastError = 0;
+    client.on("error", (err) => {
+      // one line per 10 s while Redis is unreachable (ioredis reconnects by itself)
+      if (Date.now() - lastError > 10_000) log.error({ err }, "Redis connection failed");
+      lastError = Date.now();
+    });
+    await client.connect();
+    redis = client;
+    store = new RedisStore(client, prefix);
+    transport = redisTransport(client, `${prefix}events`);
+  } else if (database.pool) {
+    mode = "postgres";
+    store = new PostgresStore(database.db, (err) => log.warn({ err }, "cluster: sweeping expired limits failed"));
+    transport = postgresTransport(database.pool, EVENTS_CHANNEL, (err) => log.error({ err }, "cluster: event transport failed"));
+  } else {
+    mode = "single";
+    store = new MemoryStore();
+  }
+  if (transport) await events.connect(transport);
+  return {
+    mode,
+    processId,
+    store,
+    locks,
+    redis,
+    prefix,
+    async close() {
+      await events.close();
+      await store.close();
+      await locks.close();
+      if (redis) await redis.quit().catch(() => redis?.disconnect());
+    },
+  };
+}

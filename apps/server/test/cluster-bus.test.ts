@@ -1,0 +1,183 @@
+import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, customerSays, eventually, listen, pairedSimulator, recorder, socketFor } from "./conversation-kit.js";
+import { type FakeTypebot, fakeTypebot, rt } from "./fake-typebot.js";
+import { CLUSTER_REDIS_URL, createProcessApp, createSharedDatabase, type TestApp } from "./helpers.js";
+
+/**
+ * Issue 28 §1 and §4: two server processes (two apps in this test process, each with its own pool,
+ * event bus, sockets and job runner) on one PostgreSQL database, sharing events, limits and locks
+ * through Redis (`REDIS_URL`) or through PostgreSQL alone. These run in both CI passes: they make
+ * their own PostgreSQL database and use Redis under a key prefix of their own.
+ */
+
+type Mode = "redis" | "postgres";
+const envOf = (mode: Mode, extra: Record<string, string> = {}): Record<string, string> => ({
+  ...(mode === "redis" && { REDIS_URL: CLUSTER_REDIS_URL, REDIS_KEY_PREFIX: `test-${randomBytes(5).toString("hex")}:` }),
+  ...extra,
+});
+
+async function twoProcesses(mode: Mode, extra: Record<string, string> = {}) {
+  const shared = await createSharedDatabase();
+  const env = envOf(mode, extra);
+  const a = await createProcessApp(shared.url, env);
+  const b = await createProcessApp(shared.url, env);
+  return {
+    a,
+    b,
+    async teardown() {
+      await a.teardown();
+      await b.teardown();
+      await shared.drop();
+    },
+  };
+}
+
+describe.each<Mode>(["redis", "postgres"])("events across processes (%s)", (mode) => {
+  let a: TestApp;
+  let b: TestApp;
+  let teardown: () => Promise<void>;
+  beforeAll(async () => {
+    ({ a, b, teardown } = await twoProcesses(mode));
+  });
+  afterAll(() => teardown());
+
+  it("a customer message received by process A reaches an agent's socket on process B; the dashboard on A counts that agent online", async () => {
+    const agent = await b.createUser({ name: "Bia", profile: "admin" });
+    const socket = await socketFor(await listen(b), agent.token);
+    try {
+      const messages = recorder<{ action: string; message: { body: string } }>(socket, "appMessage");
+      const joined = await new Promise<{ ok: boolean }>((r) => socket.emit("joinTickets", "open", r));
+      expect(joined.ok).toBe(true);
+
+      const sim = await pairedSimulator(a);
+      await customerSays(a, sim, "5511988880001", "Olá, minha internet caiu");
+      const heard = await messages.waitFor((p) => p.action === "create" && p.message.body === "Olá, minha internet caiu");
+      expect(heard.message.body).toBe("Olá, minha internet caiu");
+
+      // who is online is counted across processes
+      await eventually(async () => {
+        const res = await api(a, a.adminToken, "GET", "/metrics");
+        return (res.body.now.agents as { userId: number }[]).some((x) => x.userId === agent.id);
+      }, "the agent on B online on A's dashboard");
+    } finally {
+      socket.close();
+    }
+  });
+
+  it("signing out on process A closes the user's socket on process B", async () => {
+    const agent = await b.createUser({ name: "Caio" });
+    const socket = await socketFor(await listen(b), agent.token);
+    const closed = new Promise<string>((r) => socket.once("disconnect", (reason) => r(reason)));
+    const res = await a.app.inject({ method: "DELETE", url: "/auth/logout", headers: { authorization: `Bearer ${agent.token}` } });
+    expect(res.statusCode).toBe(204);
+    expect(await closed).toBe("io server disconnect");
+    // and B refuses the token at once (its session cache was dropped by A's event)
+    expect((await api(b, agent.token, "GET", "/users")).status).toBe(403);
+  });
+
+  it("an event too large for one NOTIFY still arrives whole", async () => {
+    const socket = await socketFor(await listen(b), b.adminToken);
+    try {
+      const queues = recorder<{ action: string; queue: { name: string; greetingMessage: string } }>(socket, "queue");
+      const greeting = "Bem-vindo! ".repeat(1200);
+      const res = await api(a, a.adminToken, "POST", "/queue", { name: "Grande", color: "#112233", greetingMessage: greeting });
+      expect(res.status).toBe(200);
+      const heard = await queues.waitFor((p) => p.queue?.name === "Grande");
+      expect(heard.queue.greetingMessage).toBe(greeting);
+    } finally {
+      socket.close();
+    }
+  });
+});
+
+describe.each<Mode>(["redis", "postgres"])("sign-in limits across processes (%s)", (mode) => {
+  let a: TestApp;
+  let b: TestApp;
+  let teardown: () => Promise<void>;
+  beforeAll(async () => {
+    // five failures from one address, any account, then it waits (the window is long: no timing in play)
+    ({ a, b, teardown } = await twoProcesses(mode, { LOGIN_RATE_PER_IP: "5", LOGIN_RATE_WINDOW_S: "600" }));
+  });
+  afterAll(() => teardown());
+
+  it("five wrong passwords spread over two processes trigger the throttle on both", async () => {
+    const victim = await a.createUser({ password: "right-pass" });
+    const attempt = (app: TestApp, password: string) =>
+      app.app.inject({ method: "POST", url: "/auth/login", payload: { email: victim.email, password }, remoteAddress: "10.28.0.1" });
+    const codes: number[] = [];
+    for (const app of [a, b, a, b, a]) codes.push((await attempt(app, "wrong")).statusCode);
+    expect(codes).toEqual([401, 401, 401, 401, 401]);
+    for (const app of [b, a]) {
+      const held = await attempt(app, "right-pass");
+      expect(held.statusCode).toBe(429);
+      expect(Number(held.headers["retry-after"])).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe("the Typebot turn lock across processes", () => {
+  let a: TestApp;
+  let b: TestApp;
+  let tb: FakeTypebot;
+  let teardown: () => Promise<void>;
+  beforeAll(async () => {
+    ({ a, b, teardown } = await twoProcesses("postgres"));
+    tb = await fakeTypebot({
+      ask: [
+        { bubbles: [rt.say("Qual seu nome?")], input: { type: "text input" } },
+        { bubbles: [rt.say("Prazer!")], input: { type: "text input" } },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await teardown();
+    await tb.close();
+  });
+
+  it("a ticket's turn on B waits for its turn on A: Typebot never hears the ticket twice at once, and hears it in order", async () => {
+    // the turns are run by hand: A takes the first message's job, B the second's
+    await a.jobs.stop();
+    await b.jobs.stop();
+    const sim = await pairedSimulator(a);
+    const set = await api(a, a.adminToken, "PUT", `/typebot/settings/${sim.whatsappId}`, {
+      enabled: true,
+      baseUrl: tb.url,
+      slug: "ask",
+      delayMs: 0,
+    });
+    expect(set.status).toBe(200);
+    const number = "5511977770001";
+    const queued = async () => {
+      const { rows } = await a.ctx.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from jobs where name = 'bots.typebot' and state = 'queued'`,
+      );
+      return Number(rows[0].n);
+    };
+
+    tb.hold = true;
+    await customerSays(a, sim, number, "oi");
+    await eventually(async () => (await queued()) === 1, "the first turn's job");
+    expect(await a.jobs.tick()).toBe(1);
+    await eventually(() => tb.inFlight === 1, "A's turn calling Typebot");
+
+    await customerSays(a, sim, number, "Maria");
+    await eventually(async () => (await queued()) === 1, "the second turn's job");
+    expect(await b.jobs.tick()).toBe(1);
+    // B's turn either waits for the ticket's lock or (without one) calls Typebot beside A's
+    await eventually(async () => {
+      const { rows } = await a.ctx.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`,
+      );
+      return Number(rows[0].n) > 0 || tb.inFlight > 1;
+    }, "B's turn");
+    tb.release();
+    await a.jobs.idle();
+    await b.jobs.idle();
+
+    expect(tb.maxInFlight).toBe(1);
+    expect(tb.calls.map((c) => c.path.split("/").pop())).toEqual(["startChat", "continueChat"]);
+    expect(tb.calls[1].body.message).toBe("Maria");
+  });
+});
