@@ -51,6 +51,16 @@ const envSchema = z.object({
   AUTO_CLOSE_INTERVAL_S: z.coerce.number().int().positive().default(60),
   ENABLE_SIMULATOR: z.enum(["true", "false"]).optional(),
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+  /**
+   * Several processes on one PostgreSQL (DATABASE_URL): this process's node name in its session
+   * leases (default: the host name; a dead owner on the same node is taken over at once), the
+   * lease's expiry and its renewal, and the outbox poll of the session's owner (the safety net of
+   * the wakes), in ms.
+   */
+  CLUSTER_NODE: z.string().max(100).optional(),
+  SESSION_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
+  SESSION_LEASE_RENEW_MS: z.coerce.number().int().min(200).max(60_000).default(5_000),
+  OUTBOX_POLL_MS: z.coerce.number().int().min(200).max(60_000).default(3_000),
   /** Origins allowed besides the app's own (CORS with credentials, socket.io): comma separated, e.g. http://localhost:5173 */
   CORS_ORIGINS: z
     .string()
