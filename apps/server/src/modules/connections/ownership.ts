@@ -40,6 +40,8 @@ export interface OwnershipOptions {
   pollMs?: number;
   /** how long a call to another process waits for its answer */
   callTimeoutMs?: number;
+  /** how long a call waits for a connection without an owner to get one (a hand-over) */
+  ownerWaitMs?: number;
 }
 
 export interface OwnershipHooks {
@@ -72,6 +74,7 @@ export class SessionOwnership implements RemoteSessions {
   private readonly renewMs: number;
   private readonly pollMs: number;
   private readonly callTimeoutMs: number;
+  private readonly ownerWaitMs: number;
   private readonly owned = new Set<number>();
   private readonly handlers = new Map<string, OwnerCallHandler>();
   private readonly waiters = new Map<number, Waiter>();
@@ -97,6 +100,7 @@ export class SessionOwnership implements RemoteSessions {
     this.renewMs = opts.renewMs ?? 5_000;
     this.pollMs = opts.pollMs ?? 3_000;
     this.callTimeoutMs = opts.callTimeoutMs ?? 10_000;
+    this.ownerWaitMs = opts.ownerWaitMs ?? 3_000;
     this.handle(CALL_SESSION, async () => {
       throw new AppError("ERR_WAPP_NOT_INITIALIZED");
     });
@@ -293,12 +297,26 @@ export class SessionOwnership implements RemoteSessions {
 
   // ---------- where a session runs ----------
 
-  /** The process owning the connection's session now (an unexpired lease), if any. */
-  async ownerOf(whatsappId: number): Promise<string | undefined> {
-    if (this.owned.has(whatsappId)) return this.id;
+  /** The process owning the connection's session now (an unexpired lease), if any; a process handing over owns nothing. */
+  async ownerOf(whatsappId: number, not?: string): Promise<string | undefined> {
+    if (this.owned.has(whatsappId) && !this.draining) return this.id;
     const { rows } = await this.ctx.db.execute<{ owner: string }>(sql`
-      select owner from session_leases where whatsapp_id = ${whatsappId} and expires_at > now()`);
+      select owner from session_leases where whatsapp_id = ${whatsappId} and expires_at > now()
+        and owner <> ${this.id} and owner <> ${not ?? this.id}`);
     return rows[0]?.owner;
+  }
+
+  /**
+   * The owner, waiting up to `ownerWaitMs` while there is none (a hand-over takes a moment: the
+   * leases are released, another process takes them); undefined when nobody took it by then.
+   */
+  private async waitForOwner(whatsappId: number, not?: string): Promise<string | undefined> {
+    const deadline = Date.now() + this.ownerWaitMs;
+    for (;;) {
+      const owner = await this.ownerOf(whatsappId, not);
+      if (owner || Date.now() >= deadline || this.closed) return owner;
+      await new Promise((r) => setTimeout(r, 200));
+    }
   }
 
   /**
@@ -313,7 +331,7 @@ export class SessionOwnership implements RemoteSessions {
       await this.hooks?.adopt(whatsappId);
       return false;
     }
-    const owner = await this.ownerOf(whatsappId);
+    const owner = op === "stop" ? await this.ownerOf(whatsappId) : await this.waitForOwner(whatsappId);
     if (!owner || owner === this.id) {
       if (op === "stop") return true; // no session anywhere
       throw new AppError("ERR_SESSION_NOT_OWNED");
@@ -335,10 +353,23 @@ export class SessionOwnership implements RemoteSessions {
 
   /** Runs `method` at the connection's owner (here when this process owns it). */
   async ask(whatsappId: number, method: string, args: unknown): Promise<unknown> {
-    const owner = await this.ownerOf(whatsappId);
-    if (!owner) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
-    if (owner === this.id) return this.run(method, whatsappId, args);
-    return this.callProcess(owner, method, whatsappId, args);
+    let handingOver: string | undefined;
+    for (let attempt = 1; ; attempt++) {
+      const owner = await this.waitForOwner(whatsappId, handingOver);
+      // nobody owns the session (its owner died and no process took it over yet): try again shortly
+      if (!owner) throw new AppError("ERR_SESSION_NOT_OWNED");
+      if (owner === this.id) return this.run(method, whatsappId, args);
+      try {
+        return await this.callProcess(owner, method, whatsappId, args);
+      } catch (err) {
+        // the owner is handing its sessions over (SIGTERM): asked again at the next owner
+        if (err instanceof HandingOver && attempt < 3) {
+          handingOver = owner;
+          continue;
+        }
+        throw err;
+      }
+    }
   }
 
   private run(method: string, whatsappId: number, args: unknown): Promise<unknown> {
@@ -365,12 +396,13 @@ export class SessionOwnership implements RemoteSessions {
         const w = this.waiters.get(callId);
         if (w?.timer) clearTimeout(w.timer);
         this.waiters.delete(callId);
-        const { rows: done } = await db.execute<{ result: unknown; error: { code?: string; message?: string; fields?: Record<string, string[]> } | null; answered: boolean }>(sql`
+        const { rows: done } = await db.execute<{ result: unknown; error: { code?: string; message?: string; fields?: Record<string, string[]>; handingOver?: boolean } | null; answered: boolean }>(sql`
           select result, error, (result is not null or error is not null) as answered from owner_calls where id = ${callId}`);
         const r = done[0];
         if (r && (r.answered === true || String(r.answered) === "t")) {
           const error = typeof r.error === "string" ? JSON.parse(r.error) : r.error;
           if (error) {
+            if (error.handingOver) throw new HandingOver();
             if (error.code?.startsWith("ERR_")) throw new AppError(error.code as ErrorCode, undefined, error.fields);
             throw new Error(error.message ?? "owner call failed");
           }
@@ -398,10 +430,12 @@ export class SessionOwnership implements RemoteSessions {
       let result: string | null = null;
       let error: string | null = null;
       try {
+        if (this.draining) throw new HandingOver();
         result = JSON.stringify({ value: (await this.run(call.method, whatsappId, args)) ?? null });
       } catch (err) {
         const e = err as { code?: unknown; message?: unknown; fields?: unknown };
         error = JSON.stringify({
+          handingOver: err instanceof HandingOver,
           code: typeof e.code === "string" && e.code.startsWith("ERR_") ? e.code : undefined,
           message: typeof e.message === "string" ? e.message : String(err),
           fields: e.fields,
@@ -420,7 +454,7 @@ export class SessionOwnership implements RemoteSessions {
 
   /** A message was queued for the connection: its owner's sender is woken (here, or by NOTIFY). */
   wakeOutbox(whatsappId: number): void {
-    if (this.owned.has(whatsappId)) {
+    if (this.owned.has(whatsappId) && !this.draining) {
       this.hooks?.wakeSender(whatsappId);
       return;
     }
@@ -476,6 +510,13 @@ export class SessionOwnership implements RemoteSessions {
         w.resolve();
       }
     }
+  }
+}
+
+/** Answered by a process handing its sessions over: the caller asks the next owner. */
+class HandingOver extends AppError {
+  constructor() {
+    super("ERR_SESSION_NOT_OWNED");
   }
 }
 

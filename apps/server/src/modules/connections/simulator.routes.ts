@@ -49,18 +49,34 @@ export interface SimulatorOps {
   refused(number: string, refused: boolean): Promise<void>;
 }
 
-/** The ops over this process's session of the connection (ERR_WAPP_NOT_INITIALIZED when it has none). */
-export function localSimulatorOps(channels: ChannelManager, hub: SimulatorHub, id: number): SimulatorOps {
-  const sessionOf = (): SimulatorSession => {
+/**
+ * The ops over this process's session of the connection (ERR_WAPP_NOT_INITIALIZED when it has
+ * none). `startingMs` (several processes): a customer message waits this long for a session this
+ * process is starting (it just took the connection over) to connect.
+ */
+export function localSimulatorOps(channels: ChannelManager, hub: SimulatorHub, id: number, startingMs = 0): SimulatorOps {
+  const current = () => {
     const s = hub.get(id);
-    if (!s || channels.get(id) !== s) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+    return s && channels.get(id) === s ? s : undefined;
+  };
+  const sessionOf = (): SimulatorSession => {
+    const s = current();
+    if (!s) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
     return s;
+  };
+  const connected = async (): Promise<SimulatorSession> => {
+    const deadline = Date.now() + startingMs;
+    for (;;) {
+      const s = current();
+      if (s?.connected) return s;
+      if (Date.now() >= deadline) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+      await new Promise((r) => setTimeout(r, 100));
+    }
   };
   return {
     scan: (qrcode, number) => sessionOf().scan(qrcode, number),
     async customerSend({ media, ...input }) {
-      const session = sessionOf();
-      if (!session.connected) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+      const session = await connected();
       // answered once the product has journaled it (WhatsApp's "delivered")
       return session.customerSend({ ...input, media: media && { ...media, data: Buffer.from(media.data, "base64") } });
     },
@@ -99,12 +115,15 @@ export function localSimulatorOps(channels: ChannelManager, hub: SimulatorHub, i
   };
 }
 
+/** How long a customer message waits for a session being started by a process that just took it over. */
+const STARTING_MS = 3000;
+
 /** Owner calls of the simulator (several processes): the `sim` method answers SimulatorOps for the connection's owner. */
 export const SIM_CALL = "sim";
 export function simulatorCallHandler(channels: ChannelManager, hub: SimulatorHub) {
   return async (whatsappId: number, args: unknown) => {
     const { op, params } = args as { op: keyof SimulatorOps; params: unknown[] };
-    const ops = localSimulatorOps(channels, hub, whatsappId);
+    const ops = localSimulatorOps(channels, hub, whatsappId, STARTING_MS);
     const fn = ops[op] as ((...a: unknown[]) => Promise<unknown>) | undefined;
     if (typeof fn !== "function") throw new Error(`unknown simulator op ${String(op)}`);
     return fn(...params);
@@ -128,17 +147,31 @@ export function simulatorRoutes(
   ask?: OwnerAsk,
 ): FastifyPluginAsyncZod {
   const opsOf = (id: number): SimulatorOps => {
-    if (!ask || channels.get(id)) return localSimulatorOps(channels, hub, id);
-    const remote = (op: keyof SimulatorOps) => (...params: unknown[]) => ask(id, SIM_CALL, { op, params });
+    if (!ask) return localSimulatorOps(channels, hub, id);
+    // several processes: here when this process runs the session, else at its owner (also when it
+    // stopped here meanwhile: a hand-over)
+    const local = localSimulatorOps(channels, hub, id, STARTING_MS);
+    const op =
+      (name: keyof SimulatorOps) =>
+      async (...params: unknown[]) => {
+        if (channels.get(id)) {
+          try {
+            return await (local[name] as (...a: unknown[]) => Promise<unknown>)(...params);
+          } catch (err) {
+            if (channels.get(id) || (err as { code?: string }).code !== "ERR_WAPP_NOT_INITIALIZED") throw err;
+          }
+        }
+        return ask(id, SIM_CALL, { op: name, params });
+      };
     return {
-      scan: remote("scan"),
-      customerSend: remote("customerSend"),
-      chats: remote("chats"),
-      chat: remote("chat"),
-      media: remote("media"),
-      read: remote("read"),
-      typing: remote("typing"),
-      refused: remote("refused"),
+      scan: op("scan"),
+      customerSend: op("customerSend"),
+      chats: op("chats"),
+      chat: op("chat"),
+      media: op("media"),
+      read: op("read"),
+      typing: op("typing"),
+      refused: op("refused"),
     } as SimulatorOps;
   };
   return async (app) => {

@@ -34,7 +34,8 @@ export async function verifyOnWhatsapp(conv: ConvDeps, contact: ContactRow, what
   try {
     found = await session.checkNumber(contact.number);
   } catch (err) {
-    if (codeOf(err) === "ERR_WAPP_NOT_INITIALIZED") return;
+    // no live session (several processes: none owns it right now): nobody to ask
+    if (codeOf(err) === "ERR_WAPP_NOT_INITIALIZED" || codeOf(err) === "ERR_SESSION_NOT_OWNED") return;
     conv.ctx.log.warn({ err, contactId: contact.id }, "checking a number on WhatsApp failed");
     throw new AppError("ERR_WAPP_CHECK_CONTACT");
   }
