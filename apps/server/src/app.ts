@@ -317,7 +317,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const contractDeps = await contractsModule.register(host, branding);
   schedulesModule.register(host);
   routes.push(messageApiRoutes(conv));
-  if (config.simulatorEnabled) routes.push(simulatorRoutes(ctx, channels, simulator, guard, ownership && ((id, m, a) => ownership.ask(id, m, a))));
+  if (config.simulatorEnabled)
+    routes.push(simulatorRoutes(ctx, channels, simulator, guard, ownership && ((id, m, a) => ownership.ask(id, m, a))));
   for (const plugin of routes) await app.register(plugin);
 
   app.get("/health", { schema: { hide: true } }, async () => ({ ok: true, engine: database.engine }));

@@ -59,7 +59,14 @@ afterAll(async () => {
 type Outcome = { ok: true } | { ok: false; status?: number; error: string };
 
 /** One request to one process; a connection error (the process is gone) is an outcome too. */
-async function attempt(base: string, token: string, method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Outcome> {
+async function attempt(
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Outcome> {
   try {
     await call(base, token, method, path, body, headers);
     return { ok: true };
@@ -141,7 +148,11 @@ describe("three processes, one inbox", () => {
     // 20 customers with an open ticket each, through every process in turn
     const customers = Array.from({ length: CUSTOMERS }, (_, i) => `55119700${String(i).padStart(5, "0")}`);
     for (const number of customers) {
-      await call(servers[nextLive()].base, token, "POST", `/simulator/api/connections/${conn.id}/messages`, { number, name: `C${number.slice(-2)}`, body: `hello ${number}` });
+      await call(servers[nextLive()].base, token, "POST", `/simulator/api/connections/${conn.id}/messages`, {
+        number,
+        name: `C${number.slice(-2)}`,
+        body: `hello ${number}`,
+      });
     }
     await quiet(servers[0].base, token);
     const ticketOf = new Map<string, number>();
@@ -153,7 +164,11 @@ describe("three processes, one inbox", () => {
     // an agent's socket on each process that does not own the session
     for (const i of [0, 1, 2].filter((i) => i !== owner)) heardBy.set(i, await socketFor(servers[i].base, token));
 
-    const inbound = Array.from({ length: INBOUND }, (_, i) => ({ i, number: customers[i % CUSTOMERS], id: `CLIN${String(i).padStart(6, "0")}` }));
+    const inbound = Array.from({ length: INBOUND }, (_, i) => ({
+      i,
+      number: customers[i % CUSTOMERS],
+      id: `CLIN${String(i).padStart(6, "0")}`,
+    }));
     const outbound = Array.from({ length: OUTBOUND }, (_, i) => ({ i, number: customers[i % CUSTOMERS], key: `cl-out-${i}` }));
     const sendIn = (base: string, m: (typeof inbound)[number]) =>
       attempt(base, token, "POST", `/simulator/api/connections/${conn.id}/messages`, { number: m.number, body: `in ${m.i}`, id: m.id });
@@ -196,10 +211,14 @@ describe("three processes, one inbox", () => {
     const again = await watching;
     expect(again).toBeDefined();
     const takeoverS = ((again?.at ?? Date.now()) - killedAt) / 1000;
-    console.log(`cluster: the session was owned again ${takeoverS.toFixed(1)} s after the SIGKILL of its owner (p${owner} → ${again?.owner})`);
+    console.log(
+      `cluster: the session was owned again ${takeoverS.toFixed(1)} s after the SIGKILL of its owner (p${owner} → ${again?.owner})`,
+    );
     expect(takeoverS).toBeLessThan(30);
     const newOwner = indexOf(again?.owner as string);
-    console.log(`cluster: ${failedIn.length} customer messages and ${failedOut.length} agent sends failed around the kill; each sent once more`);
+    console.log(
+      `cluster: ${failedIn.length} customer messages and ${failedOut.length} agent sends failed around the kill; each sent once more`,
+    );
 
     // each failed request once more, through the live processes in turn
     for (const m of failedIn) expect(await sendIn(servers[nextLive()].base, m)).toEqual({ ok: true });
@@ -234,7 +253,11 @@ describe("three processes, one inbox", () => {
 
     // a SIGTERM of the new owner during a second burst: not one request fails
     survivor = [0, 1, 2].find((i) => i !== owner && i !== newOwner) as number;
-    const inbound2 = Array.from({ length: SECOND_INBOUND }, (_, i) => ({ i, number: customers[i % CUSTOMERS], id: `CLTERM${String(i).padStart(6, "0")}` }));
+    const inbound2 = Array.from({ length: SECOND_INBOUND }, (_, i) => ({
+      i,
+      number: customers[i % CUSTOMERS],
+      id: `CLTERM${String(i).padStart(6, "0")}`,
+    }));
     const outbound2 = Array.from({ length: SECOND_OUTBOUND }, (_, i) => ({ i, number: customers[i % CUSTOMERS], key: `cl-term-${i}` }));
     const failures: string[] = [];
     const exited = new Promise<void>((r) => servers[newOwner].proc?.once("exit", () => r()));
@@ -264,7 +287,13 @@ describe("three processes, one inbox", () => {
     let answered2 = 0;
     await Promise.all([
       pool(inbound2, PARALLEL, (m) =>
-        balanced((base) => attempt(base, token, "POST", `/simulator/api/connections/${conn.id}/messages`, { number: m.number, body: `term ${m.i}`, id: m.id })),
+        balanced((base) =>
+          attempt(base, token, "POST", `/simulator/api/connections/${conn.id}/messages`, {
+            number: m.number,
+            body: `term ${m.i}`,
+            id: m.id,
+          }),
+        ),
       ),
       pool(outbound2, PARALLEL / 2, async (m) => {
         await balanced((base) => sendOut(base, m, "agent-term"));

@@ -128,7 +128,11 @@ describe("several processes, one inbox: session ownership", () => {
     const other = owner === a ? b : a;
     await until("connected", async () => (await owner.channels.isConnected(id)) && (await other.channels.isConnected(id)));
     // a customer writes through the process that does not own the session
-    const sent = await api(other, "POST", `/simulator/api/connections/${id}/messages`, { number: "5511977770001", name: "Cli", body: "oi" });
+    const sent = await api(other, "POST", `/simulator/api/connections/${id}/messages`, {
+      number: "5511977770001",
+      name: "Cli",
+      body: "oi",
+    });
     expect(sent.status).toBe(200);
     const ticket = await until("the ticket", async () => {
       const list = await api(other, "GET", "/tickets?showAll=true&status=pending");

@@ -396,7 +396,11 @@ export class SessionOwnership implements RemoteSessions {
         const w = this.waiters.get(callId);
         if (w?.timer) clearTimeout(w.timer);
         this.waiters.delete(callId);
-        const { rows: done } = await db.execute<{ result: unknown; error: { code?: string; message?: string; fields?: Record<string, string[]>; handingOver?: boolean } | null; answered: boolean }>(sql`
+        const { rows: done } = await db.execute<{
+          result: unknown;
+          error: { code?: string; message?: string; fields?: Record<string, string[]>; handingOver?: boolean } | null;
+          answered: boolean;
+        }>(sql`
           select result, error, (result is not null or error is not null) as answered from owner_calls where id = ${callId}`);
         const r = done[0];
         if (r && (r.answered === true || String(r.answered) === "t")) {
@@ -426,7 +430,10 @@ export class SessionOwnership implements RemoteSessions {
         returning caller, method, args`);
       const call = rows[0];
       if (!call) return;
-      const { whatsappId, args } = (typeof call.args === "string" ? JSON.parse(call.args) : call.args) as { whatsappId: number; args: unknown };
+      const { whatsappId, args } = (typeof call.args === "string" ? JSON.parse(call.args) : call.args) as {
+        whatsappId: number;
+        args: unknown;
+      };
       let result: string | null = null;
       let error: string | null = null;
       try {
@@ -458,7 +465,9 @@ export class SessionOwnership implements RemoteSessions {
       this.hooks?.wakeSender(whatsappId);
       return;
     }
-    void this.notify(`outbox:${whatsappId}`).catch((err) => this.ctx.log.warn({ err, whatsappId }, "outbox wake not sent (the poll sends it)"));
+    void this.notify(`outbox:${whatsappId}`).catch((err) =>
+      this.ctx.log.warn({ err, whatsappId }, "outbox wake not sent (the poll sends it)"),
+    );
   }
 
   /** The safety net of the wakes: owned connections with queued rows are woken every `pollMs`; calls missed are answered. */
