@@ -198,6 +198,8 @@ export class SessionOwnership implements RemoteSessions {
   private async round(): Promise<void> {
     if (this.draining || this.closed) return;
     const db = this.ctx.db;
+    // only what was owned before the renewal can have been lost by it (a lease taken meanwhile is not in its answer)
+    const before = this.ownedIds();
     await db.execute(sql`
       insert into cluster_processes (id, seen_at) values (${this.id}, now())
       on conflict (id) do update set seen_at = now()`);
@@ -205,8 +207,8 @@ export class SessionOwnership implements RemoteSessions {
       update session_leases set expires_at = now() + ${this.ttl()} where owner = ${this.id} returning whatsapp_id`);
     this.lastRenewed = Date.now();
     const kept = new Set(rows.map((r) => Number(r.whatsapp_id)));
-    for (const id of this.ownedIds()) {
-      if (kept.has(id)) continue;
+    for (const id of before) {
+      if (kept.has(id) || !this.owned.has(id)) continue;
       // taken by another process (this one could not renew in time), or the connection was deleted
       this.owned.delete(id);
       this.ctx.log.warn({ whatsappId: id, process: this.id }, "session lease lost; stopping the session here");
@@ -239,7 +241,7 @@ export class SessionOwnership implements RemoteSessions {
       const expired = r.owner === null || r.expired === true || r.expired === "t";
       const dead = r.owner !== null && !expired && this.deadOnThisNode(r.owner);
       if (!expired && !dead) continue;
-      if (await this.tryLease(id, dead ? (r.owner as string) : undefined)) await this.takeOver(id);
+      if ((await this.tryLease(id, dead ? (r.owner as string) : undefined)) && !this.owned.has(id)) await this.takeOver(id);
     }
   }
 
