@@ -19,10 +19,11 @@ import { findWebDist, registerWebApp } from "./http/static.js";
 import type { ChannelType } from "@balcao/contract";
 import { createBaileysChannel } from "./channels/baileys/index.js";
 import type { ChannelFactory } from "./channels/channel.js";
-import { ChannelManager } from "./channels/manager.js";
+import { ChannelManager, SESSION_CALLS } from "./channels/manager.js";
 import { SimulatorHub } from "./channels/simulator/session.js";
 import { JobRunner } from "./jobs/runner.js";
 import { openCluster } from "./lib/cluster/index.js";
+import { AppError } from "./lib/errors.js";
 import { EventBus } from "./lib/events.js";
 import { MediaStore } from "./lib/media.js";
 import { openStorage } from "./lib/storage.js";
@@ -31,8 +32,9 @@ import { authRoutes } from "./modules/auth/routes.js";
 import { userFromToken } from "./modules/auth/tokens.js";
 import { createAuthStateStore } from "./modules/connections/auth-state.js";
 import { connectionRoutes } from "./modules/connections/routes.js";
-import { startAllSessions } from "./modules/connections/service.js";
-import { simulatorRoutes } from "./modules/connections/simulator.routes.js";
+import { SessionOwnership } from "./modules/connections/ownership.js";
+import { disconnectSession, requestNewQr, startAllSessions, startSession } from "./modules/connections/service.js";
+import { SIM_CALL, simulatorCallHandler, simulatorRoutes } from "./modules/connections/simulator.routes.js";
 import { createSimulatorStore } from "./modules/connections/simulator-store.js";
 import type { ConvDeps } from "./modules/outbox/deps.js";
 import { OutboxSender, type SenderOptions } from "./modules/outbox/sender.js";
@@ -117,6 +119,8 @@ export interface App {
   sender: OutboxSender;
   /** The one job runner. */
   jobs: JobRunner;
+  /** Several processes (DATABASE_URL): this process's session leases; undefined in the embedded mode. */
+  ownership?: SessionOwnership;
   /** What the contracts' jobs and routes use (tests run a job again with it). */
   contracts: ContractDeps;
   /** The configured billing system (self-service bot steps take it from here). */
@@ -156,6 +160,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     trustProxy: config.TRUST_PROXY === "true",
     routerOptions: { ignoreTrailingSlash: true },
     genReqId: () => crypto.randomUUID(),
+    // a closing process (SIGTERM) still answers the requests already on its connections (the drain)
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -234,6 +240,17 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // files (media, contract PDFs, branding images): folders under DATA_DIR, or S3 when S3_BUCKET is set
   const storage = openStorage(config);
   const media = new MediaStore(storage, config.dataDir);
+  // several processes on one PostgreSQL: each session owned by one process through a lease (ownership.ts)
+  const ownership =
+    config.DATABASE_URL && database.engine === "postgres"
+      ? new SessionOwnership(ctx, database, {
+          node: config.CLUSTER_NODE,
+          ttlMs: config.SESSION_LEASE_TTL_MS,
+          renewMs: config.SESSION_LEASE_RENEW_MS,
+          pollMs: config.OUTBOX_POLL_MS,
+        })
+      : undefined;
+  if (ownership) channels.setRemote(ownership);
 
   // the outbox: every send is stored first, then sent by its connection's sender
   const sender = new OutboxSender(ctx, channels, media, async ({ messageId }) => void (await publishMessage(ctx, messageId, "updated")), {
@@ -245,15 +262,20 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     channels,
     media,
     outbox: {
-      wake: (whatsappId) => sender.wake(whatsappId),
+      // several processes: the connection's owner is woken (NOTIFY when it is another process)
+      wake: (whatsappId) => (ownership ? ownership.wakeOutbox(whatsappId) : sender.wake(whatsappId)),
       async committed(queued) {
-        for (const w of new Set(queued.map((q) => q.whatsappId))) sender.wake(w);
+        for (const w of new Set(queued.map((q) => q.whatsappId))) ownership ? ownership.wakeOutbox(w) : sender.wake(w);
         for (const q of queued) await publishMessage(ctx, q.id, "created");
       },
     },
   };
   // the one job runner
-  const jobs = new JobRunner(ctx, { clock: opts.clock, ...(opts.jobBackoffMs && { backoffMs: opts.jobBackoffMs }) });
+  const jobs = new JobRunner(ctx, {
+    clock: opts.clock,
+    ...(opts.jobBackoffMs && { backoffMs: opts.jobBackoffMs }),
+    ...(ownership && { processId: ownership.id }),
+  });
   const clock = opts.clock ?? realClock;
   const guard = makeGuards(userOfToken);
   runGuardsFirst(app, guard);
@@ -270,6 +292,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     guard,
     routes: (...plugins) => void routes.push(...plugins),
     onStart: (fn) => void starts.push(fn),
+    ...(ownership && { orphanedJobs: ownership.orphanedJobs() }),
   };
   routes.push(
     authRoutes(ctx),
@@ -304,7 +327,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const contractDeps = await contractsModule.register(host, branding);
   schedulesModule.register(host);
   routes.push(messageApiRoutes(conv));
-  if (config.simulatorEnabled) routes.push(simulatorRoutes(ctx, channels, simulator, guard));
+  if (config.simulatorEnabled)
+    routes.push(simulatorRoutes(ctx, channels, simulator, guard, ownership && ((id, m, a) => ownership.ask(id, m, a))));
   // operations: /health, /ready, /metrics/prometheus (every request timed into its histogram)
   const prometheus = ops.register(host, { storage, socketCount: () => io.of("/").sockets.size });
   registerHttpMetrics(app, prometheus);
@@ -316,8 +340,36 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   }
 
   // sessions (each replays its unfinished journal events first), the senders, the jobs
-  await startAllSessions(ctx, channels);
-  await sender.start();
+  if (ownership) {
+    // what other processes ask of the sessions this one owns
+    ownership.handle("channel", async (whatsappId, args) => {
+      const { method, args: params } = args as { method: string; args: unknown[] };
+      const session = channels.get(whatsappId) as unknown as Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined>;
+      if (!session || !(SESSION_CALLS as readonly string[]).includes(method) || typeof session[method] !== "function") {
+        throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+      }
+      return session[method].apply(session, params);
+    });
+    ownership.handle("conn.start", (id) => startSession(ctx, channels, id));
+    ownership.handle("conn.newQr", (id) => requestNewQr(ctx, channels, id));
+    ownership.handle("conn.logout", (id) => disconnectSession(ctx, channels, id));
+    ownership.handle("conn.stop", (id) => channels.stop(id));
+    ownership.handle(SIM_CALL, simulatorCallHandler(channels, simulator));
+    await ownership.start({
+      start: (id) => startSession(ctx, channels, id),
+      stop: (id) => channels.stop(id),
+      adopt: (id) => sender.adopt(id),
+      wakeSender: (id) => sender.wake(id),
+      async quiesceSender() {
+        sender.stop();
+        await sender.idle();
+      },
+      settle: () => channels.idle(),
+    });
+  } else {
+    await startAllSessions(ctx, channels);
+    await sender.start();
+  }
   for (const start of starts) await start();
   await jobs.start();
 
@@ -331,11 +383,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     conv,
     sender,
     jobs,
+    ownership,
     contracts: contractDeps,
     billing,
     async close() {
       if (closed) return;
       closed = true;
+      // several processes: the sessions go to the others at once, before the drain of the requests
+      await ownership?.handOver();
       sender.stop();
       await jobs.stop();
       await channels.stopAll();
@@ -345,6 +400,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await app.close();
       storage.close?.();
       await cluster.close();
+      await ownership?.close();
       if (!opts.database) await database.close();
     },
   };

@@ -61,6 +61,16 @@ const envSchema = z.object({
   AUTO_CLOSE_INTERVAL_S: z.coerce.number().int().positive().default(60),
   ENABLE_SIMULATOR: z.enum(["true", "false"]).optional(),
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+  /**
+   * Several processes on one PostgreSQL (DATABASE_URL): this process's node name in its session
+   * leases (default: the host name; a dead owner on the same node is taken over at once), the
+   * lease's expiry and its renewal, and the outbox poll of the session's owner (the safety net of
+   * the wakes), in ms.
+   */
+  CLUSTER_NODE: z.string().max(100).optional(),
+  SESSION_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
+  SESSION_LEASE_RENEW_MS: z.coerce.number().int().min(200).max(60_000).default(5_000),
+  OUTBOX_POLL_MS: z.coerce.number().int().min(200).max(60_000).default(3_000),
   /** Origins allowed besides the app's own (CORS with credentials, socket.io): comma separated, e.g. http://localhost:5173 */
   CORS_ORIGINS: z
     .string()
@@ -75,16 +85,6 @@ const envSchema = z.object({
           .every((o) => /^https?:\/\/[^/\s]+\/?$/.test(o)),
       "must be a comma-separated list of origins like https://example.com",
     ),
-  /**
-   * Private, loopback and link-local addresses outgoing requests (billing system, Typebot, media by
-   * URL, AI endpoint) may reach: comma-separated host names, addresses or CIDR ranges, e.g.
-   * 127.0.0.1,localhost,10.0.0.0/8 (an SGP on the provider's LAN). Unset: none.
-   */
-  /** Redis shared by several server processes (events, socket rooms, limits); GET /ready checks it when set */
-  REDIS_URL: z
-    .string()
-    .regex(/^rediss?:\/\//, "must start with redis:// or rediss://")
-    .optional(),
   /** S3-compatible file storage (media, contract PDFs, branding): on when S3_BUCKET is set; else folders under DATA_DIR */
   S3_BUCKET: z.string().min(1).optional(),
   /** e.g. http://minio:9000; unset: AWS S3 of S3_REGION */
@@ -96,6 +96,11 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("true"),
   /** GET /metrics/prometheus asks `Authorization: Bearer <this>`; in production it is not served without it */
   METRICS_TOKEN: z.string().min(16, "must have at least 16 characters").optional(),
+  /**
+   * Private, loopback and link-local addresses outgoing requests (billing system, Typebot, media by
+   * URL, AI endpoint) may reach: comma-separated host names, addresses or CIDR ranges, e.g.
+   * 127.0.0.1,localhost,10.0.0.0/8 (an SGP on the provider's LAN). Unset: none.
+   */
   ALLOWED_PRIVATE_HOSTS: z
     .string()
     .default("")

@@ -3,6 +3,8 @@ export const ERROR_STATUS = {
   ERR_NO_OTHER_WHATSAPP: 400,
   ERR_NO_DEF_WAPP_FOUND: 404,
   ERR_WAPP_NOT_INITIALIZED: 409,
+  /** several server processes: the connection's session is being handed to another process (try again in a few seconds) */
+  ERR_SESSION_NOT_OWNED: 503,
   ERR_WAPP_CHECK_CONTACT: 502,
   ERR_WAPP_INVALID_CONTACT: 400,
   ERR_WAPP_DOWNLOAD_MEDIA: 502,

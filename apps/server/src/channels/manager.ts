@@ -54,6 +54,41 @@ export function isJournaled(event: ChannelEvent): boolean {
   return event.type !== "status" && event.type !== "reaction" && event.type !== "typing";
 }
 
+/** What any process may ask of a connection's session; the process that owns it answers. */
+export type SessionCalls = Pick<
+  ChannelSession,
+  "checkNumber" | "profilePictureUrl" | "markRead" | "setTyping" | "deleteForEveryone" | "rejectCall" | "contacts"
+>;
+export const SESSION_CALLS = [
+  "checkNumber",
+  "profilePictureUrl",
+  "markRead",
+  "setTyping",
+  "deleteForEveryone",
+  "rejectCall",
+  "contacts",
+] as const satisfies readonly (keyof SessionCalls)[];
+
+/**
+ * Sessions of other processes (several server processes on one database): each connection's
+ * session runs in the one process that owns it; the others reach it through this.
+ */
+export interface RemoteSessions {
+  /** this process owns the connection: its session, if any, is the local one */
+  owns(whatsappId: number): boolean;
+  /** runs one of SESSION_CALLS at the connection's owner (rejects when no process owns it) */
+  call(whatsappId: number, method: (typeof SESSION_CALLS)[number], args: unknown[]): Promise<unknown>;
+  /** the connection's session runs in another process and is connected there */
+  connectedElsewhere(whatsappId: number): Promise<boolean>;
+  /**
+   * Before a session is started, restarted, logged out or stopped on request: true when its owner
+   * (another process) did it; false when this process owns it (taking its lease when free) and does it.
+   */
+  atOwner(whatsappId: number, op: SessionOp): Promise<boolean>;
+}
+
+export type SessionOp = "start" | "newQr" | "logout" | "stop";
+
 export class ChannelManager {
   private readonly factories = new Map<ChannelType, ChannelFactory>();
   private readonly sessions = new Map<number, ChannelSession>();
@@ -65,8 +100,14 @@ export class ChannelManager {
   private inflight = 0;
   private idleWaiters: (() => void)[] = [];
   private handler: ChannelEventHandler = async () => {};
+  private remote?: RemoteSessions;
 
   constructor(private readonly deps: ManagerDeps) {}
+
+  /** Several processes: sessions this process does not own are reached through `remote`. */
+  setRemote(remote: RemoteSessions): void {
+    this.remote = remote;
+  }
 
   register(type: ChannelType, factory: ChannelFactory): void {
     this.factories.set(type, factory);
@@ -86,13 +127,51 @@ export class ChannelManager {
     return () => this.statusListeners.delete(listener);
   }
 
-  /** The connections whose sessions run in this process. */
+  /** The session of this process (the live one, when this process owns the connection). */
+  get(whatsappId: number): ChannelSession | undefined {
+    return this.sessions.get(whatsappId);
+  }
+
+  /** The ids of the connections with a session in this process. */
   ids(): number[] {
     return [...this.sessions.keys()];
   }
 
-  get(whatsappId: number): ChannelSession | undefined {
-    return this.sessions.get(whatsappId);
+  /**
+   * The connection's session wherever it runs: this process's, or (several processes) a stand-in
+   * that asks the process owning it. Undefined when this process owns it and has no session.
+   */
+  session(whatsappId: number): SessionCalls | undefined {
+    const local = this.sessions.get(whatsappId);
+    if (local) return local;
+    const remote = this.remote;
+    if (!remote || remote.owns(whatsappId)) return undefined;
+    const call =
+      <T>(method: (typeof SESSION_CALLS)[number]) =>
+      (...args: unknown[]) =>
+        remote.call(whatsappId, method, args) as Promise<T>;
+    return {
+      checkNumber: call("checkNumber"),
+      profilePictureUrl: call("profilePictureUrl"),
+      markRead: call("markRead"),
+      setTyping: call("setTyping"),
+      deleteForEveryone: call("deleteForEveryone"),
+      rejectCall: call("rejectCall"),
+      contacts: call("contacts"),
+    };
+  }
+
+  /** See RemoteSessions.atOwner; always false with one process. */
+  atOwner(whatsappId: number, op: SessionOp): Promise<boolean> {
+    return this.remote ? this.remote.atOwner(whatsappId, op) : Promise.resolve(false);
+  }
+
+  /** The connection's session is connected, in this process or (several processes) in its owner. */
+  async isConnected(whatsappId: number): Promise<boolean> {
+    const local = this.sessions.get(whatsappId);
+    if (local) return local.connected;
+    if (!this.remote || this.remote.owns(whatsappId)) return false;
+    return this.remote.connectedElsewhere(whatsappId);
   }
 
   /**

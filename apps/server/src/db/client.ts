@@ -30,6 +30,12 @@ export interface Database {
   dump?: () => Promise<Blob>;
   /** PostgreSQL only: the pool (dedicated clients for LISTEN and advisory locks: `lib/cluster/`). */
   pool?: pg.Pool;
+  /**
+   * PostgreSQL only: hears NOTIFY on `channel` on one connection of its own, connected again after
+   * a loss (notifications sent while it was down are lost: listeners keep a poll as a safety net);
+   * answers the stop.
+   */
+  listen?: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
 }
 
 /** Where the committed migrations live, from the source tree or the built bundle. */
@@ -112,6 +118,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       },
       query: async <T>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[],
       onQuery,
+      listen: (channel, onPayload) => listenOn(opts.databaseUrl as string, channel, onPayload),
       close: () => pool.end(),
       pool,
     };
@@ -131,5 +138,45 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     onQuery,
     close: () => client.close(),
     dump: () => client.dumpDataDir("none"),
+  };
+}
+
+/** LISTEN on a connection of its own, connected again (with backoff) when it is lost. */
+async function listenOn(url: string, channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name: ${channel}`);
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: url });
+    c.on("notification", (n) => {
+      if (n.channel === channel) onPayload(n.payload ?? "");
+    });
+    c.on("error", () => {
+      if (client === c) client = undefined;
+      void c.end().catch(() => {});
+      if (!stopped) retry = setTimeout(() => void connect().catch(() => {}), 1000);
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${channel}`);
+    } catch (err) {
+      void c.end().catch(() => {});
+      if (stopped) return;
+      retry = setTimeout(() => void connect().catch(() => {}), 1000);
+      throw err;
+    }
+    if (stopped) {
+      await c.end().catch(() => {});
+      return;
+    }
+    client = c;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    await client?.end().catch(() => {});
+    client = undefined;
   };
 }

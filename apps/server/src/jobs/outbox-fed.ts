@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.js";
 import type { EventBus } from "../lib/events.js";
 import type { Clock } from "../lib/pace.js";
@@ -11,7 +11,8 @@ import type { JobRow, JobRunner } from "./runner.js";
  *   send job (runner) ── stores the message + outbox row, the row moves on (one transaction)
  *   message.sent (of the work's priority) ──► sent      message.failed ──► failed
  *   every minute: reconcile (rows set right from messages.sent_at / send_error) + wake due work
- *   start: send runs of a crashed process queued again at once, reconcile (+ wake due work)
+ *   start: send runs of a crashed process queued again at once (several processes: only a dead
+ *          process's), reconcile (+ wake due work)
  *   whatsapp.session CONNECTED ──► the connection's waiting work brought forward
  *
  * The module says what each step means for its rows; this file says when each step runs.
@@ -43,6 +44,11 @@ export interface OutboxFedHost {
   clock: Clock;
   /** the job runner looks for due jobs now */
   wakeRunner: () => void;
+  /**
+   * Several processes: which running jobs start-up may queue again (those of processes that are
+   * gone, on a `jobs` row); every running one when unset (one process: they were its own).
+   */
+  orphaned?: SQL;
 }
 
 export interface OutboxFedLifeCycle {
@@ -66,7 +72,7 @@ export function outboxFedLifeCycle<P>(host: OutboxFedHost, work: OutboxFedWork<P
       await host.db.execute(sql`
         update jobs set state = 'queued', lease_until = null,
                run_at = least(run_at, ${new Date(host.clock.now()).toISOString()}::timestamptz), updated_at = now()
-        where name = ${work.sendJob} and state = 'running'`);
+        where name = ${work.sendJob} and state = 'running' and ${host.orphaned ?? sql`true`}`);
       if (work.wakeDueAtStart) await sweep();
       else await work.reconcile();
     },

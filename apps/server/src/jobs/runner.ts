@@ -42,6 +42,8 @@ export interface RunnerOptions {
   /** jobs run at once by this process */
   concurrency?: number;
   backoffMs?: (attempts: number) => number;
+  /** this process's id, kept on the jobs it runs (several processes: start-up re-queues only the runs of dead ones) */
+  processId?: string;
 }
 
 export const defaultJobBackoff = (attempts: number) => Math.min(3_600_000, 5000 * 4 ** (attempts - 1));
@@ -65,6 +67,7 @@ export class JobRunner {
   private readonly leaseMs: number;
   private readonly concurrency: number;
   private readonly backoffMs: (attempts: number) => number;
+  private readonly processId: string | null;
   private cancelTimer?: () => void;
   private ticking?: Promise<number>;
   private again = false;
@@ -80,6 +83,7 @@ export class JobRunner {
     this.leaseMs = opts.leaseMs ?? 5 * 60_000;
     this.concurrency = opts.concurrency ?? 4;
     this.backoffMs = opts.backoffMs ?? defaultJobBackoff;
+    this.processId = opts.processId ?? null;
   }
 
   /** What runs jobs of a name. */
@@ -200,7 +204,7 @@ export class JobRunner {
         limit ${limit}
         for update skip locked
       )
-      update jobs set state = 'running', attempts = jobs.attempts + 1,
+      update jobs set state = 'running', attempts = jobs.attempts + 1, locked_by = ${this.processId},
              lease_until = ${new Date(this.clock.now() + this.leaseMs).toISOString()}::timestamptz, updated_at = now()
       from due where jobs.id = due.id
       returning jobs.id, jobs.name, jobs.payload, jobs.attempts, jobs.max_attempts`);

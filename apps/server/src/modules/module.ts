@@ -1,3 +1,4 @@
+import type { SQL } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ChannelManager } from "../channels/manager.js";
 import type { AppContext } from "../context.js";
@@ -22,6 +23,11 @@ export interface ModuleHost {
   guard: Guards;
   /** route plugins, registered after every module has registered (the guards run first), in the order given */
   routes(...plugins: FastifyPluginAsync[]): void;
+  /**
+   * Several processes: the condition, on a `jobs` row, of a run start-up may queue again (its
+   * process is gone); unset with one process (every run left 'running' was its own).
+   */
+  orphanedJobs?: SQL;
   /** work started once the app is built (sessions, senders, jobs first: see app.ts), in the order given */
   onStart(fn: () => Promise<void>): void;
 }

@@ -209,6 +209,7 @@ export const en: Messages = {
     ERR_NO_OTHER_WHATSAPP: "There must be at least one default connection.",
     ERR_NO_DEF_WAPP_FOUND: "No default connection found. Check the connections page.",
     ERR_WAPP_NOT_INITIALIZED: "This connection has not been initialized. Check the connections page.",
+    ERR_SESSION_NOT_OWNED: "The connection is moving to another server process. Try again in a few seconds.",
     ERR_WAPP_CHECK_CONTACT: "Could not check the WhatsApp contact. Check the connections page.",
     ERR_WAPP_INVALID_CONTACT: "This is not a valid WhatsApp number.",
     ERR_WAPP_DOWNLOAD_MEDIA: "Could not download the media from WhatsApp. Check the connections page.",

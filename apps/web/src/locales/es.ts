@@ -210,6 +210,7 @@ export const es: Messages = {
     ERR_NO_OTHER_WHATSAPP: "Debe haber al menos una conexión predeterminada.",
     ERR_NO_DEF_WAPP_FOUND: "No se encontró una conexión predeterminada. Revisa la página de conexiones.",
     ERR_WAPP_NOT_INITIALIZED: "Esta conexión no fue inicializada. Revisa la página de conexiones.",
+    ERR_SESSION_NOT_OWNED: "La conexión está pasando a otro proceso del servidor. Inténtalo de nuevo en unos segundos.",
     ERR_WAPP_CHECK_CONTACT: "No se pudo verificar el contacto en WhatsApp. Revisa la página de conexiones.",
     ERR_WAPP_INVALID_CONTACT: "Este no es un número de WhatsApp válido.",
     ERR_WAPP_DOWNLOAD_MEDIA: "No se pudo descargar el archivo de WhatsApp. Revisa la página de conexiones.",

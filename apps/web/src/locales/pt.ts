@@ -210,6 +210,7 @@ export const pt = {
     ERR_NO_OTHER_WHATSAPP: "Deve haver pelo menos uma conexão padrão.",
     ERR_NO_DEF_WAPP_FOUND: "Nenhuma conexão padrão encontrada. Verifique a página de conexões.",
     ERR_WAPP_NOT_INITIALIZED: "Esta conexão não foi inicializada. Verifique a página de conexões.",
+    ERR_SESSION_NOT_OWNED: "A conexão está passando para outro processo do servidor. Tente de novo em alguns segundos.",
     ERR_WAPP_CHECK_CONTACT: "Não foi possível verificar o contato no WhatsApp. Verifique a página de conexões.",
     ERR_WAPP_INVALID_CONTACT: "Este não é um número de WhatsApp válido.",
     ERR_WAPP_DOWNLOAD_MEDIA: "Não foi possível baixar a mídia do WhatsApp. Verifique a página de conexões.",

@@ -22,6 +22,8 @@ export const jobs = pgTable(
     lastError: text("last_error"),
     /** at most one queued or running job per key (recurring jobs, one job per schedule, ...) */
     singletonKey: text("singleton_key"),
+    /** the process running it (several server processes: start-up re-queues only the runs of dead ones) */
+    lockedBy: text("locked_by"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

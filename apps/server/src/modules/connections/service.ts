@@ -282,7 +282,7 @@ export async function regenerateToken(ctx: AppContext, id: number): Promise<stri
 
 /** Deletes a connection; when it was the default, the oldest remaining one becomes the default. */
 export async function deleteWhatsapp(ctx: AppContext, channels: ChannelManager, id: number): Promise<void> {
-  await channels.stop(id);
+  if (!(await channels.atOwner(id, "stop"))) await channels.stop(id);
   const promoted = await ctx.db.transaction(async (tx) => {
     const [deleted] = await tx.delete(whatsapps).where(eq(whatsapps.id, id)).returning();
     if (!deleted) throw new AppError("ERR_NO_WAPP_FOUND");
@@ -310,6 +310,8 @@ async function refOf(db: DbOrTx, id: number) {
 /** POST /whatsappsession/:id — (re)connects with the stored auth; a QR code follows when there is none. */
 export async function startSession(ctx: AppContext, channels: ChannelManager, id: number): Promise<void> {
   const ref = await refOf(ctx.db, id);
+  // several processes: the session runs where its lease is (asked there), or here when this process takes it
+  if (await channels.atOwner(id, "start")) return;
   await applyStatus(ctx, id, { status: "OPENING", qrcode: "" });
   const session = await channels.start(ref).catch((err) => {
     ctx.log.error({ err, whatsappId: id }, "starting a session failed");
@@ -321,6 +323,7 @@ export async function startSession(ctx: AppContext, channels: ChannelManager, id
 /** PUT /whatsappsession/:id — a fresh QR code (the stored auth is dropped). */
 export async function requestNewQr(ctx: AppContext, channels: ChannelManager, id: number): Promise<void> {
   const ref = await refOf(ctx.db, id);
+  if (await channels.atOwner(id, "newQr")) return;
   const session = channels.get(id);
   if (!session) return startSession(ctx, channels, ref.id);
   await session.requestNewQr();
@@ -329,13 +332,17 @@ export async function requestNewQr(ctx: AppContext, channels: ChannelManager, id
 /** DELETE /whatsappsession/:id — logs out and forgets the auth. */
 export async function disconnectSession(ctx: AppContext, channels: ChannelManager, id: number): Promise<void> {
   await refOf(ctx.db, id);
+  if (await channels.atOwner(id, "logout")) return;
   const session = channels.get(id);
   if (session) await session.logout().catch((err) => ctx.log.warn({ err, whatsappId: id }, "logout failed"));
   await channels.stop(id);
   await applyStatus(ctx, id, { status: "DISCONNECTED", qrcode: "", reason: "logged out" });
 }
 
-/** At boot: every connection gets its session back (those without auth will show a QR code). */
+/**
+ * At boot (one process): every connection gets its session back (those without auth will show a
+ * QR code). Several processes: each takes its share through the leases (ownership.ts) instead.
+ */
 export async function startAllSessions(ctx: AppContext, channels: ChannelManager): Promise<void> {
   const rows = await ctx.db.select({ id: whatsapps.id }).from(whatsapps).orderBy(asc(whatsapps.id));
   for (const r of rows) await startSession(ctx, channels, r.id);

@@ -30,16 +30,149 @@ const customerMessage = z.object({
     .optional(),
 });
 
+/** What the simulator's routes do with a connection's simulated phone (JSON in and out: it may run in the session's owner). */
+export interface SimulatorOps {
+  scan(qrcode: string, number?: string): Promise<boolean>;
+  customerSend(input: {
+    number: string;
+    name: string;
+    body: string;
+    quotedId?: string;
+    id?: string;
+    media?: { data: string; mimetype: string; fileName?: string };
+  }): Promise<string>;
+  chats(): Promise<{ number: string; name: string; refused: boolean; typing: boolean; last: string; at: string | null }[]>;
+  chat(number: string, limit: number): Promise<unknown>;
+  media(number: string, messageId: string): Promise<{ mimetype: string; data: string } | null>;
+  read(number: string): Promise<number>;
+  typing(number: string, typing: boolean): Promise<void>;
+  refused(number: string, refused: boolean): Promise<void>;
+}
+
+/**
+ * The ops over this process's session of the connection (ERR_WAPP_NOT_INITIALIZED when it has
+ * none). `startingMs` (several processes): a customer message waits this long for a session this
+ * process is starting (it just took the connection over) to connect.
+ */
+export function localSimulatorOps(channels: ChannelManager, hub: SimulatorHub, id: number, startingMs = 0): SimulatorOps {
+  const current = () => {
+    const s = hub.get(id);
+    return s && channels.get(id) === s ? s : undefined;
+  };
+  const sessionOf = (): SimulatorSession => {
+    const s = current();
+    if (!s) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+    return s;
+  };
+  const connected = async (): Promise<SimulatorSession> => {
+    const deadline = Date.now() + startingMs;
+    for (;;) {
+      const s = current();
+      if (s?.connected) return s;
+      if (Date.now() >= deadline) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  return {
+    scan: (qrcode, number) => sessionOf().scan(qrcode, number),
+    async customerSend({ media, ...input }) {
+      const session = await connected();
+      // answered once the product has journaled it (WhatsApp's "delivered")
+      return session.customerSend({ ...input, media: media && { ...media, data: Buffer.from(media.data, "base64") } });
+    },
+    async chats() {
+      const session = sessionOf();
+      return (await session.chats()).map((c) => ({
+        number: c.number,
+        name: c.name,
+        refused: c.refused,
+        typing: session.typing.has(c.number),
+        last: c.last ? c.last.body || c.last.mediaType : "",
+        at: c.last?.at ?? null,
+      }));
+    },
+    async chat(number, limit) {
+      const session = sessionOf();
+      const chat = (await session.chats()).find((c) => c.number === number);
+      const messages = await session.messages(number, limit);
+      return {
+        number,
+        name: chat?.name ?? "",
+        refused: chat?.refused ?? false,
+        typing: session.typing.has(number),
+        messages: messages.map(({ mediaFile, ...m }) => ({ ...m, hasMedia: !!mediaFile })),
+      };
+    },
+    async media(number, messageId) {
+      const session = sessionOf();
+      const msg = (await session.messages(number)).find((m) => m.id === messageId);
+      const data = msg?.mediaFile ? await session.downloadMedia({ file: msg.mediaFile }).catch(() => undefined) : undefined;
+      return msg && data ? { mimetype: msg.mimetype ?? "application/octet-stream", data: data.toString("base64") } : null;
+    },
+    read: (number) => sessionOf().customerRead(number),
+    typing: (number, typing) => sessionOf().customerTyping(number, typing),
+    refused: (number, refused) => sessionOf().setRefused(number, refused),
+  };
+}
+
+/** How long a customer message waits for a session being started by a process that just took it over. */
+const STARTING_MS = 3000;
+
+/** Owner calls of the simulator (several processes): the `sim` method answers SimulatorOps for the connection's owner. */
+export const SIM_CALL = "sim";
+export function simulatorCallHandler(channels: ChannelManager, hub: SimulatorHub) {
+  return async (whatsappId: number, args: unknown) => {
+    const { op, params } = args as { op: keyof SimulatorOps; params: unknown[] };
+    const ops = localSimulatorOps(channels, hub, whatsappId, STARTING_MS);
+    const fn = ops[op] as ((...a: unknown[]) => Promise<unknown>) | undefined;
+    if (typeof fn !== "function") throw new Error(`unknown simulator op ${String(op)}`);
+    return fn(...params);
+  };
+}
+
+/** Asks the session's owner (several processes). */
+export type OwnerAsk = (whatsappId: number, method: string, args: unknown) => Promise<unknown>;
+
 /**
  * The simulator page (/simulator) and its API (/simulator/api, admin only): create and pair
  * simulator connections, and act as customers. Registered only when config.simulatorEnabled
- * (off in production unless ENABLE_SIMULATOR=true).
+ * (off in production unless ENABLE_SIMULATOR=true). With several processes any of them answers:
+ * what needs the simulated phone goes to the process owning the connection's session (`ask`).
  */
-export function simulatorRoutes(ctx: AppContext, channels: ChannelManager, hub: SimulatorHub, guard: Guards): FastifyPluginAsyncZod {
-  const sessionOf = (id: number): SimulatorSession => {
-    const s = hub.get(id);
-    if (!s || channels.get(id) !== s) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
-    return s;
+export function simulatorRoutes(
+  ctx: AppContext,
+  channels: ChannelManager,
+  hub: SimulatorHub,
+  guard: Guards,
+  ask?: OwnerAsk,
+): FastifyPluginAsyncZod {
+  const opsOf = (id: number): SimulatorOps => {
+    if (!ask) return localSimulatorOps(channels, hub, id);
+    // several processes: here when this process runs the session, else at its owner (also when it
+    // stopped here meanwhile: a hand-over)
+    const local = localSimulatorOps(channels, hub, id, STARTING_MS);
+    const op =
+      (name: keyof SimulatorOps) =>
+      async (...params: unknown[]) => {
+        if (channels.get(id)) {
+          try {
+            return await (local[name] as (...a: unknown[]) => Promise<unknown>)(...params);
+          } catch (err) {
+            if (channels.get(id) || (err as { code?: string }).code !== "ERR_WAPP_NOT_INITIALIZED") throw err;
+          }
+        }
+        return ask(id, SIM_CALL, { op: name, params });
+      };
+    return {
+      scan: op("scan"),
+      customerSend: op("customerSend"),
+      chats: op("chats"),
+      chat: op("chat"),
+      media: op("media"),
+      read: op("read"),
+      typing: op("typing"),
+      refused: op("refused"),
+    } as SimulatorOps;
   };
   return async (app) => {
     const tags = ["simulator"];
@@ -91,7 +224,7 @@ export function simulatorRoutes(ctx: AppContext, channels: ChannelManager, hub: 
         },
       },
       async (req) => {
-        const ok = await sessionOf(req.params.id).scan(req.body.qrcode, req.body.number);
+        const ok = await opsOf(req.params.id).scan(req.body.qrcode, req.body.number);
         if (!ok) throw new AppError("ERR_VALIDATION", 400, { qrcode: ["This QR code is not the one shown (or expired)"] });
         return { ok };
       },
@@ -102,9 +235,8 @@ export function simulatorRoutes(ctx: AppContext, channels: ChannelManager, hub: 
       "/simulator/api/connections/:id/messages",
       { preHandler: guard.admin, schema: { tags, params: idParam } },
       async (req, reply) => {
-        const session = sessionOf(req.params.id);
         let fields: Record<string, unknown> = (req.body as Record<string, unknown>) ?? {};
-        let media: { data: Buffer; mimetype: string; fileName?: string } | undefined;
+        let media: { data: string; mimetype: string; fileName?: string } | undefined;
         if (req.isMultipart()) {
           // a customer may send anything: the declared type is kept, the bytes still arrive through the receiver
           const upload = await ctx.uploads.receive(req, reply, sessionUser(req).id, {
@@ -115,30 +247,25 @@ export function simulatorRoutes(ctx: AppContext, channels: ChannelManager, hub: 
           try {
             fields = upload.fields;
             const file = upload.files[0];
-            if (file) media = { data: await readUpload(file), mimetype: file.detected?.mime ?? file.declaredMime, fileName: file.fileName };
+            if (file)
+              media = {
+                data: (await readUpload(file)).toString("base64"),
+                mimetype: file.detected?.mime ?? file.declaredMime,
+                fileName: file.fileName,
+              };
           } finally {
             await upload.cleanup();
           }
         }
         const input = customerMessage.parse(fields);
         if (!input.body.trim() && !media) throw new AppError("ERR_VALIDATION", 400, { body: ["Required"] });
-        if (!session.connected) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
-        // answered once the product has journaled it (WhatsApp's "delivered")
-        return { id: await session.customerSend({ ...input, media }) };
+        return { id: await opsOf(req.params.id).customerSend({ ...input, media }) };
       },
     );
 
-    app.get("/simulator/api/connections/:id/chats", { preHandler: guard.admin, schema: { tags, params: idParam } }, async (req) => {
-      const session = sessionOf(req.params.id);
-      return (await session.chats()).map((c) => ({
-        number: c.number,
-        name: c.name,
-        refused: c.refused,
-        typing: session.typing.has(c.number),
-        last: c.last ? c.last.body || c.last.mediaType : "",
-        at: c.last?.at ?? null,
-      }));
-    });
+    app.get("/simulator/api/connections/:id/chats", { preHandler: guard.admin, schema: { tags, params: idParam } }, (req) =>
+      opsOf(req.params.id).chats(),
+    );
 
     app.get(
       "/simulator/api/connections/:id/chats/:number",
@@ -146,33 +273,20 @@ export function simulatorRoutes(ctx: AppContext, channels: ChannelManager, hub: 
         preHandler: guard.admin,
         schema: { tags, params: chatParams, querystring: z.object({ limit: z.coerce.number().int().min(1).max(2000).default(500) }) },
       },
-      async (req) => {
-        const session = sessionOf(req.params.id);
-        const chat = (await session.chats()).find((c) => c.number === req.params.number);
-        const messages = await session.messages(req.params.number, req.query.limit);
-        return {
-          number: req.params.number,
-          name: chat?.name ?? "",
-          refused: chat?.refused ?? false,
-          typing: session.typing.has(req.params.number),
-          messages: messages.map(({ mediaFile, ...m }) => ({ ...m, hasMedia: !!mediaFile })),
-        };
-      },
+      (req) => opsOf(req.params.id).chat(req.params.number, req.query.limit),
     );
 
     app.get(
       "/simulator/api/connections/:id/chats/:number/media/:messageId",
       { preHandler: guard.admin, schema: { tags, params: chatParams.extend({ messageId: z.string().max(100) }) } },
       async (req, reply) => {
-        const session = sessionOf(req.params.id);
-        const msg = (await session.messages(req.params.number)).find((m) => m.id === req.params.messageId);
-        const data = msg?.mediaFile ? await session.downloadMedia({ file: msg.mediaFile }).catch(() => undefined) : undefined;
-        if (!msg || !data) throw new AppError("ERR_NOT_FOUND");
+        const media = await opsOf(req.params.id).media(req.params.number, req.params.messageId);
+        if (!media) throw new AppError("ERR_NOT_FOUND");
         return reply
-          .header("content-type", msg.mimetype ?? "application/octet-stream")
+          .header("content-type", media.mimetype)
           .header("x-content-type-options", "nosniff")
           .header("content-security-policy", "default-src 'none'; sandbox")
-          .send(data);
+          .send(Buffer.from(media.data, "base64"));
       },
     );
 
@@ -180,7 +294,7 @@ export function simulatorRoutes(ctx: AppContext, channels: ChannelManager, hub: 
       "/simulator/api/connections/:id/chats/:number/read",
       { preHandler: guard.admin, schema: { tags, params: chatParams } },
       async (req) => ({
-        read: await sessionOf(req.params.id).customerRead(req.params.number),
+        read: await opsOf(req.params.id).read(req.params.number),
       }),
     );
 
@@ -188,7 +302,7 @@ export function simulatorRoutes(ctx: AppContext, channels: ChannelManager, hub: 
       "/simulator/api/connections/:id/chats/:number/typing",
       { preHandler: guard.admin, schema: { tags, params: chatParams, body: z.object({ typing: z.boolean() }) } },
       async (req) => {
-        await sessionOf(req.params.id).customerTyping(req.params.number, req.body.typing);
+        await opsOf(req.params.id).typing(req.params.number, req.body.typing);
         return { typing: req.body.typing };
       },
     );
@@ -198,7 +312,7 @@ export function simulatorRoutes(ctx: AppContext, channels: ChannelManager, hub: 
       "/simulator/api/connections/:id/chats/:number/refused",
       { preHandler: guard.admin, schema: { tags, params: chatParams, body: z.object({ refused: z.boolean() }) } },
       async (req) => {
-        await sessionOf(req.params.id).setRefused(req.params.number, req.body.refused);
+        await opsOf(req.params.id).refused(req.params.number, req.body.refused);
         return { refused: req.body.refused };
       },
     );

@@ -28,13 +28,14 @@ function codeOf(err: unknown): string | undefined {
  */
 export async function verifyOnWhatsapp(conv: ConvDeps, contact: ContactRow, whatsappId: number): Promise<void> {
   if (contact.isGroup || !contact.number || contact.lid) return;
-  const session = conv.channels.get(whatsappId);
+  const session = conv.channels.session(whatsappId);
   if (!session) return;
   let found: Awaited<ReturnType<typeof session.checkNumber>>;
   try {
     found = await session.checkNumber(contact.number);
   } catch (err) {
-    if (codeOf(err) === "ERR_WAPP_NOT_INITIALIZED") return;
+    // no live session (several processes: none owns it right now): nobody to ask
+    if (codeOf(err) === "ERR_WAPP_NOT_INITIALIZED" || codeOf(err) === "ERR_SESSION_NOT_OWNED") return;
     conv.ctx.log.warn({ err, contactId: contact.id }, "checking a number on WhatsApp failed");
     throw new AppError("ERR_WAPP_CHECK_CONTACT");
   }
@@ -70,7 +71,7 @@ export function createProfilePictures(conv: ConvDeps, now: () => number = Date.n
   const inflight = new Set<Promise<void>>();
 
   async function fetchAndStore(whatsappId: number, contact: Pick<ContactRow, "id" | "number" | "lid" | "isGroup" | "profilePicUrl">) {
-    const session = conv.channels.get(whatsappId);
+    const session = conv.channels.session(whatsappId);
     if (!session) return;
     const url = (await session.profilePictureUrl(addressOf(contact))) ?? "";
     if (url === contact.profilePicUrl) return;
@@ -111,7 +112,7 @@ export async function importFromPhone(conv: ConvDeps, whatsappId?: number) {
   const id = whatsappId ?? (await defaultWhatsappId(conv.ctx.db));
   const [row] = await conv.ctx.db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, id));
   if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
-  const session = conv.channels.get(id);
+  const session = conv.channels.session(id);
   if (!session?.contacts) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
   return importPhoneContacts(conv.ctx, await session.contacts());
 }

@@ -10,7 +10,12 @@ import { type DisparoDeps, disparoWork } from "./service.js";
 export function register(host: ModuleHost): DisparoDeps {
   const { ctx, conv, jobs, clock } = host;
   const deps: DisparoDeps = { conv, clock, random: Math.random, wakeRunner: () => jobs.wake() };
-  const life = registerOutboxFed(jobs, ctx.events, { db: ctx.db, clock, wakeRunner: () => jobs.wake() }, disparoWork(deps));
+  const life = registerOutboxFed(
+    jobs,
+    ctx.events,
+    { db: ctx.db, clock, wakeRunner: () => jobs.wake(), orphaned: host.orphanedJobs },
+    disparoWork(deps),
+  );
   host.routes(disparoRoutes(deps, host.guard));
   host.onStart(() => life.start());
   return deps;

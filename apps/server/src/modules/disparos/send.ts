@@ -44,7 +44,7 @@ export async function runSend(deps: DisparoDeps, whatsappId: number, jobId: numb
     if (!conn[0]) return undefined;
     const cfg = await lockSettings(tx, whatsappId);
     // a disconnected or logged-out number takes no rows (the stored status, and this process's live session)
-    if (cfg.paused || conn[0].status !== "CONNECTED" || !deps.conv.channels.get(whatsappId)?.connected) return undefined;
+    if (cfg.paused || conn[0].status !== "CONNECTED" || !(await deps.conv.channels.isConnected(whatsappId))) return undefined;
     const decision = decidePace(paceOf(cfg), stateOf(cfg), now, zone, deps.random);
     const nowIso = new Date(now).toISOString();
     if (!decision.go) {

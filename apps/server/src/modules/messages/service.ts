@@ -55,7 +55,7 @@ async function markRead(conv: ConvDeps, ticketId: number) {
   });
   const ticket = await loadTicket(ctx.db, ticketId);
   ctx.events.publish("ticket.unreadCleared", { ticket });
-  const session = ticket.whatsappId !== null ? conv.channels.get(ticket.whatsappId) : undefined;
+  const session = ticket.whatsappId !== null ? conv.channels.session(ticket.whatsappId) : undefined;
   const ids = unread.filter((u) => u.wid).map((u) => ({ id: u.wid as string, fromMe: false }));
   if (session && ids.length) {
     session.markRead(addressOf(ticket.contact), ids).catch((err) => ctx.log.debug({ err }, "read receipt not sent"));
@@ -242,7 +242,7 @@ export async function deleteMessage(conv: ConvDeps, user: SessionUser, id: numbe
     if (pending[0]?.sending) throw new AppError("ERR_DELETE_WAPP_MSG");
     if (pending.length) await ctx.db.execute(sql`delete from outbox where message_id = ${id}`);
     else if (row.wid) {
-      const session = row.whatsappId !== null ? conv.channels.get(row.whatsappId) : undefined;
+      const session = row.whatsappId !== null ? conv.channels.session(row.whatsappId) : undefined;
       if (!session) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
       try {
         await session.deleteForEveryone(addressOf(ticket.contact), row.wid, true);
@@ -271,7 +271,7 @@ export async function deleteMessage(conv: ConvDeps, user: SessionUser, id: numbe
  */
 export async function setTyping(conv: ConvDeps, user: SessionUser, ticketId: number, typing: boolean) {
   const ticket = await ticketFor(conv.ctx.db, user, ticketId);
-  const session = ticket.whatsappId !== null ? conv.channels.get(ticket.whatsappId) : undefined;
+  const session = ticket.whatsappId !== null ? conv.channels.session(ticket.whatsappId) : undefined;
   let delivered = false;
   if (session) {
     delivered = await session.setTyping(addressOf(ticket.contact), typing).then(

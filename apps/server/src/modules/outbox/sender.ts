@@ -123,6 +123,15 @@ export class OutboxSender {
     for (const r of rows) this.wake(Number(r.whatsapp_id));
   }
 
+  /**
+   * Several processes: this process took the connection over (its previous owner died or handed
+   * it over): the rows that owner had claimed are released at once, then its queue is sent.
+   */
+  async adopt(whatsappId: number): Promise<void> {
+    await this.ctx.db.execute(sql`update outbox set lease_until = null where whatsapp_id = ${whatsappId} and lease_until is not null`);
+    this.wake(whatsappId);
+  }
+
   stop(): void {
     this.stopped = true;
     for (const t of this.timers.values()) t.cancel();

@@ -10,7 +10,12 @@ import { cancelOnCustomerReply, type ScheduleDeps, scheduleWork } from "./servic
 export function register(host: ModuleHost): void {
   const { ctx, conv, jobs, clock } = host;
   const deps: ScheduleDeps = { conv, clock, wakeRunner: () => jobs.wake() };
-  const life = registerOutboxFed(jobs, ctx.events, { db: ctx.db, clock, wakeRunner: () => jobs.wake() }, scheduleWork(deps));
+  const life = registerOutboxFed(
+    jobs,
+    ctx.events,
+    { db: ctx.db, clock, wakeRunner: () => jobs.wake(), orphaned: host.orphanedJobs },
+    scheduleWork(deps),
+  );
   ctx.events.on("message.created", (p) => cancelOnCustomerReply(deps, p.message, p.ticket));
   host.routes(scheduleRoutes(deps, host.guard));
   host.onStart(() => life.start());

@@ -73,7 +73,7 @@ export async function runSchedule(
       return { kind: "failed" as const };
     }
     // a disconnected number: it stays pending and is tried again (the reconnect brings that forward); the grace still rules
-    if (!deps.conv.channels.get(ticket.whatsappId)?.connected) {
+    if (!(await deps.conv.channels.isConnected(ticket.whatsappId))) {
       if (jobId !== undefined) await tx.execute(sql`update jobs set singleton_key = null where id = ${jobId}`);
       await enqueueJob(tx, SEND_JOB, { id }, { runAt: new Date(now + RETRY_DISCONNECTED_MS), singletonKey: keyOf(id), maxAttempts: 5 });
       return { kind: "waiting" as const };

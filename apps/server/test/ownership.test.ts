@@ -1,0 +1,181 @@
+import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type App, buildApp } from "../src/app.js";
+import { DEMO_ADMIN } from "../src/config.js";
+import { openDatabase } from "../src/db/client.js";
+import { testConfig } from "./helpers.js";
+
+/**
+ * Several server processes on one PostgreSQL (DATABASE_URL): each WhatsApp session is owned by one
+ * process (a lease), and what needs the session reaches its owner from any process. The apps here
+ * are in one test process, each with its own pool, listener and node name (the spawned cluster is
+ * cluster.test.ts). Always on PostgreSQL (127.0.0.1:5432, or TEST_DATABASE_URL's server): a
+ * database of its own, dropped afterwards, in the PGlite pass too.
+ */
+
+const SERVER_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const name = `balcao_own_${randomBytes(5).toString("hex")}`;
+const dbUrl = (() => {
+  const u = new URL(SERVER_URL);
+  u.pathname = `/${name}`;
+  return u.toString();
+})();
+
+type Node = App & { token: string; dataDir: string };
+const nodes: Node[] = [];
+
+async function startNode(node: string): Promise<Node> {
+  const database = await openDatabase({ databaseUrl: dbUrl, poolSize: 5 });
+  const config = testConfig({
+    DATABASE_URL: dbUrl,
+    CLUSTER_NODE: node,
+    SESSION_LEASE_TTL_MS: "3000",
+    SESSION_LEASE_RENEW_MS: "500",
+    OUTBOX_POLL_MS: "500",
+  });
+  const built = await buildApp(config, { database, logger: false, serveWeb: false, simulatorAckDelayMs: 20 });
+  const login = await built.app.inject({
+    method: "POST",
+    url: "/auth/login",
+    payload: { email: DEMO_ADMIN.email, password: DEMO_ADMIN.password },
+  });
+  const n = Object.assign(built, { token: login.json().token as string, dataDir: config.dataDir });
+  const close = built.close;
+  n.close = async () => {
+    await close();
+    await database.close();
+  };
+  nodes.push(n);
+  return n;
+}
+
+async function api(n: Node, method: string, url: string, payload?: unknown) {
+  const res = await n.app.inject({
+    method: method as "GET",
+    url,
+    headers: { authorization: `Bearer ${n.token}` },
+    ...(payload !== undefined && { payload: payload as object }),
+  });
+  return { status: res.statusCode, body: res.body ? res.json() : undefined };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, tries = 300): Promise<T> {
+  for (let i = 0; i < tries; i++) {
+    const v = await probe();
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Which of the nodes run each connection's session (the live ChannelManager sessions). */
+const runners = (ids: number[], of: Node[]) => ids.map((id) => of.filter((n) => n.channels.get(id)).length);
+
+const CONNECTIONS = 3;
+let connIds: number[] = [];
+
+beforeAll(async () => {
+  const admin = new pg.Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  // one process pairs three simulator connections, then hands them over as it stops
+  const first = await startNode("first");
+  for (let i = 0; i < CONNECTIONS; i++) {
+    const conn = await api(first, "POST", "/simulator/api/connections", { name: `Sim ${i}` });
+    expect(conn.status).toBe(200);
+    const shown = (await api(first, "GET", "/simulator/api/connections")).body.find((c: { id: number }) => c.id === conn.body.id);
+    expect((await api(first, "POST", `/simulator/api/connections/${conn.body.id}/scan`, { qrcode: shown.qrcode })).status).toBe(200);
+    connIds.push(conn.body.id);
+  }
+  expect(first.ownership?.ownedIds()).toEqual(connIds);
+  await first.close();
+  nodes.splice(nodes.indexOf(first), 1);
+}, 60_000);
+
+afterAll(async () => {
+  for (const n of nodes) await n.close().catch(() => {});
+  for (const n of nodes) rmSync(n.dataDir, { recursive: true, force: true });
+  const c = new pg.Client({ connectionString: SERVER_URL });
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await c.end();
+});
+
+describe("several processes, one inbox: session ownership", () => {
+  let a: Node;
+  let b: Node;
+
+  it("two processes starting together start each session once", async () => {
+    [a, b] = await Promise.all([startNode("node-a"), startNode("node-b")]);
+    // every connection ends up owned and connected; never run by both
+    await until("every session owned", async () => runners(connIds, [a, b]).every((n) => n === 1) && true);
+    expect(runners(connIds, [a, b])).toEqual(connIds.map(() => 1));
+    const owned = [...(a.ownership?.ownedIds() ?? []), ...(b.ownership?.ownedIds() ?? [])].sort((x, y) => x - y);
+    expect(owned).toEqual(connIds);
+    // the leases say the same
+    const rows = await a.ctx.database.query<{ whatsapp_id: number; owner: string }>(
+      "select whatsapp_id, owner from session_leases order by whatsapp_id",
+    );
+    expect(rows.map((r) => r.owner)).toEqual(connIds.map((id) => (a.channels.get(id) ? a.ownership?.id : b.ownership?.id)));
+  });
+
+  it("what needs the session reaches its owner from the other process (simulator, agent send, phone's contacts)", async () => {
+    const id = connIds[0];
+    const owner = a.channels.get(id) ? a : b;
+    const other = owner === a ? b : a;
+    await until("connected", async () => (await owner.channels.isConnected(id)) && (await other.channels.isConnected(id)));
+    // a customer writes through the process that does not own the session
+    const sent = await api(other, "POST", `/simulator/api/connections/${id}/messages`, {
+      number: "5511977770001",
+      name: "Cli",
+      body: "oi",
+    });
+    expect(sent.status).toBe(200);
+    const ticket = await until("the ticket", async () => {
+      const list = await api(other, "GET", "/tickets?showAll=true&status=pending");
+      return list.body.tickets.find((t: { contact: { number: string } }) => t.contact.number === "5511977770001");
+    });
+    // an agent takes the ticket and answers through that process too: the owner's sender sends it (woken by NOTIFY)
+    expect((await api(other, "PUT", `/tickets/${ticket.id}`, { status: "open" })).status).toBe(200);
+    const reply = await api(other, "POST", `/messages/${ticket.id}`, { body: "resposta pelo outro processo" });
+    expect(reply.status).toBe(200);
+    const phone = await until("the phone has the reply", async () => {
+      const chat = await api(other, "GET", `/simulator/api/connections/${id}/chats/5511977770001`);
+      return chat.body.messages.some((m: { fromMe: boolean; body: string }) => m.fromMe && m.body === "resposta pelo outro processo")
+        ? chat.body
+        : undefined;
+    });
+    expect(phone.messages.filter((m: { fromMe: boolean }) => m.fromMe)).toHaveLength(1);
+    // the phone's contacts ('Importar do WhatsApp') come from the owner's session
+    const imported = await api(other, "POST", "/contacts/import", { whatsappId: id });
+    expect(imported.status).toBe(200);
+  });
+
+  it("a connection created on one process is started there, once", async () => {
+    const conn = await api(b, "POST", "/simulator/api/connections", { name: "Nova" });
+    expect(conn.status).toBe(200);
+    connIds = [...connIds, conn.body.id];
+    expect(b.channels.get(conn.body.id)).toBeDefined();
+    expect(a.channels.get(conn.body.id)).toBeUndefined();
+    // its QR code scanned through the other process
+    const shown = (await api(a, "GET", "/simulator/api/connections")).body.find((c: { id: number }) => c.id === conn.body.id);
+    expect((await api(a, "POST", `/simulator/api/connections/${conn.body.id}/scan`, { qrcode: shown.qrcode })).status).toBe(200);
+    await until("connected", async () => b.channels.get(conn.body.id)?.connected);
+  });
+
+  it("a process that stops hands its sessions over at once; the other starts them from the database", async () => {
+    const before = a.ownership?.ownedIds() ?? [];
+    await a.close();
+    nodes.splice(nodes.indexOf(a), 1);
+    await until("all sessions on b", async () => connIds.every((id) => b.channels.get(id)?.connected) && true);
+    expect(b.ownership?.ownedIds()).toEqual(connIds);
+    expect(before.every((id) => b.channels.get(id))).toBe(true);
+    // no process owns a connection: a live-session call from a third process answers the owner's
+    const c = await startNode("node-c");
+    const check = await api(c, "GET", `/simulator/api/connections/${connIds[0]}/chats`);
+    expect(check.status).toBe(200);
+  });
+});
