@@ -193,6 +193,19 @@ export function simulatorRoutes(ctx: AppContext, channels: ChannelManager, hub: 
       },
     );
 
+    // the phone unlinks this device (loggedOut, 401) or WhatsApp refuses the number (forbidden, 403)
+    app.post(
+      "/simulator/api/connections/:id/unlink",
+      {
+        preHandler: guard.admin,
+        schema: { tags, params: idParam, body: z.object({ reason: z.enum(["loggedOut", "forbidden"]).default("loggedOut") }) },
+      },
+      async (req) => {
+        await sessionOf(req.params.id).unlinked(req.body.reason);
+        return { unlinked: true };
+      },
+    );
+
     // the customer's phone refuses what is sent to it (as a number without WhatsApp): sends fail for good
     app.put(
       "/simulator/api/connections/:id/chats/:number/refused",
