@@ -21,7 +21,7 @@ export const DEFAULT_DAILY_CAP = 1000;
 /**
  * The daily cap of unsolicited sends on `day` (1 = the pairing day) of a warm-up: it grows
  * geometrically from WARMUP_FIRST_DAY_CAP on day 1 to the full cap on day WARMUP_DAYS (with a cap
- * of 1000: 20, 27, 37, 49, 67, 90, 122, 165, 224, 303, 411, 557, 754, 1000); past it, the full cap.
+ * of 1000: 20, 27, 37, 49, 67, 90, 122, 164, 222, 300, 405, 548, 740, 1000); past it, the full cap.
  */
 export function warmupCap(dailyCap: number, day: number): number {
   if (day >= WARMUP_DAYS) return dailyCap;

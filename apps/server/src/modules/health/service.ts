@@ -234,22 +234,27 @@ export async function statusChanged(
   previous: ConnectionStatus | undefined,
   s: { status: ConnectionStatus; reason?: string },
 ): Promise<void> {
-  const changed = previous !== s.status;
-  const ban = isBanSignal(s.reason);
-  if (!changed && !ban) return;
   const reason = (s.reason ?? "").slice(0, 200);
-  const left = previous === "CONNECTED" && s.status !== "CONNECTED";
-  await ctx.db.transaction(async (tx) => {
+  const ban = isBanSignal(s.reason);
+  const change = await ctx.db.transaction(async (tx) => {
+    // one status change at a time per number (a logout's own event and the route's may cross):
+    // the last recorded status, under the number's health row lock, says what changed
+    await tx.execute(sql`insert into connection_health (whatsapp_id) values (${whatsappId}) on conflict do nothing`);
+    await tx.execute(sql`select 1 from connection_health where whatsapp_id = ${whatsappId} for update`);
+    const { rows } = await tx.execute<{ status: ConnectionStatus }>(sql`
+      select status from connection_events where whatsapp_id = ${whatsappId} and kind = 'status' order by id desc limit 1`);
+    const last = rows[0]?.status ?? previous;
+    const changed = last !== s.status;
+    const left = last === "CONNECTED" && s.status !== "CONNECTED";
     if (changed) await event(tx, whatsappId, "status", s.status, reason);
     if (left) await event(tx, whatsappId, "disconnect", s.status, reason);
-    if (s.status === "CONNECTED" && previous === "qrcode") {
-      await tx.execute(sql`
-        insert into connection_health (whatsapp_id, paired_at) values (${whatsappId}, now())
-        on conflict (whatsapp_id) do update set paired_at = now(), updated_at = now()`);
-    }
+    if (s.status === "CONNECTED" && last === "qrcode")
+      await tx.execute(sql`update connection_health set paired_at = now(), updated_at = now() where whatsapp_id = ${whatsappId}`);
+    return { changed, left };
   });
+  if (!change.changed && !ban) return;
   const paused = ban ? await pauseNumber(ctx, whatsappId, reason) : false;
-  if (!paused) await publishHealth(ctx, whatsappId, { left, joined: changed && s.status === "CONNECTED" });
+  if (!paused) await publishHealth(ctx, whatsappId, { left: change.left, joined: change.changed && s.status === "CONNECTED" });
 }
 
 async function event(tx: DbOrTx, whatsappId: number, kind: string, status = "", reason = "") {
