@@ -20,6 +20,8 @@ import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { formatPhone } from "../../../lib/phone";
 import type { SessionAction } from "../api/connections";
+import { HealthPanel } from "./HealthPanel";
+import { reasonText } from "./reasons";
 
 type ChipColor = "success" | "info" | "warning" | "error" | "default";
 export const STATUS_COLOR: Record<ConnectionStatus, ChipColor> = {
@@ -45,15 +47,7 @@ export function actionsFor(status: ConnectionStatus): Array<SessionAction | "con
   }
 }
 
-/** Server names of disconnect reasons that are not plain keys. */
-const REASON_KEY: Record<string, string> = { "logged out": "adminLogout", "no driver": "noDriver" };
-
-/** The translated reason a session stopped (the server's own text when unknown). */
-export function reasonText(reason: string, t: (key: string) => string, exists: (key: string) => boolean): string {
-  if (reason.endsWith(": retries exhausted")) return t("connections.reasons.retriesExhausted");
-  const key = `connections.reasons.${REASON_KEY[reason] ?? reason}`;
-  return exists(key) ? t(key) : reason;
-}
+export { reasonText } from "./reasons";
 
 interface ConnectionCardProps {
   connection: Whatsapp;
@@ -150,6 +144,7 @@ export function ConnectionCard({ connection: w, busy, onAction, onShowQr, onEdit
             {t("connections.updatedAt", { when })}
             {w.retries > 0 && w.status !== "CONNECTED" ? ` · ${t("connections.retries", { count: w.retries })}` : ""}
           </Typography>
+          <HealthPanel whatsappId={w.id} />
         </Box>
       </CardContent>
       <CardActions sx={{ pt: 0, px: 2, pb: 2 }}>
