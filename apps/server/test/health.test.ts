@@ -115,7 +115,8 @@ describe("number health", () => {
       [backup.whatsappId, 0],
     ])
       expect(
-        (await api(t, t.adminToken, "PUT", `/disparos/connections/${id}`, { intervalMinMs: gap, intervalMaxMs: gap, pauseEvery: 0 })).status,
+        (await api(t, t.adminToken, "PUT", `/disparos/connections/${id}`, { intervalMinMs: gap, intervalMaxMs: gap, pauseEvery: 0 }))
+          .status,
       ).toBe(200);
     const campaign = [newNumber(), newNumber(), newNumber()];
     const created = await api(t, t.adminToken, "POST", "/disparos", {
@@ -123,7 +124,11 @@ describe("number health", () => {
       rows: campaign.map((number) => ({ number, message: "Promoção de fibra" })),
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
-    await until(() => sentTo(main, campaign[0]), (b) => b.length === 1, "the first disparo from the main number");
+    await until(
+      () => sentTo(main, campaign[0]),
+      (b) => b.length === 1,
+      "the first disparo from the main number",
+    );
 
     // a customer of the main number with a schedule due in a moment
     const customer = newNumber();
@@ -150,7 +155,12 @@ describe("number health", () => {
       (c: { whatsappId: number }) => c.whatsappId === main.whatsappId,
     );
     expect(disparoConn.paused).toBe(true);
-    for (const n of campaign.slice(1)) await until(() => sentTo(backup, n), (b) => b.length === 1, `the disparo to ${n} from the backup`);
+    for (const n of campaign.slice(1))
+      await until(
+        () => sentTo(backup, n),
+        (b) => b.length === 1,
+        `the disparo to ${n} from the backup`,
+      );
     for (const n of campaign.slice(1)) expect(await sentTo(main, n)).toEqual([]);
     const rows = (
       await t.ctx.db.execute<{ number: string; whatsapp_id: number; status: string }>(
@@ -162,18 +172,27 @@ describe("number health", () => {
     ).rows;
     await until(
       async () =>
-        (await t.ctx.db.execute<{ n: number }>(sql`select count(*) as n from disparos where whatsapp_id = ${backup.whatsappId} and status = 'enviado'`))
-          .rows[0].n,
+        (
+          await t.ctx.db.execute<{ n: number }>(
+            sql`select count(*) as n from disparos where whatsapp_id = ${backup.whatsappId} and status = 'enviado'`,
+          )
+        ).rows[0].n,
       (n) => Number(n) === 2,
       "two disparo rows sent by the backup",
     );
     expect(rows.map((r) => Number(r.whatsapp_id))).toEqual([main.whatsappId, backup.whatsappId, backup.whatsappId]);
 
     // the schedule goes through the backup, into the customer's conversation there
-    await until(() => sentTo(backup, customer), (b) => b.includes("Lembrete: visita técnica amanhã"), "the schedule from the backup");
+    await until(
+      () => sentTo(backup, customer),
+      (b) => b.includes("Lembrete: visita técnica amanhã"),
+      "the schedule from the backup",
+    );
     expect(await sentTo(main, customer)).toEqual([]);
     const sched = (
-      await t.ctx.db.execute<{ status: string; whatsapp_id: number }>(sql`select status, whatsapp_id from schedules where id = ${scheduled.body.id}`)
+      await t.ctx.db.execute<{ status: string; whatsapp_id: number }>(
+        sql`select status, whatsapp_id from schedules where id = ${scheduled.body.id}`,
+      )
     ).rows[0];
     expect(sched.status).toBe("sent");
     expect(Number(sched.whatsapp_id)).toBe(backup.whatsappId);
@@ -181,7 +200,11 @@ describe("number health", () => {
     // the message API with the main number's token sends from the backup
     const apiCustomer = newNumber();
     await sendByApi(token, apiCustomer, "Sua fatura vence amanhã");
-    await until(() => sentTo(backup, apiCustomer), (b) => b.length === 1, "the API send from the backup");
+    await until(
+      () => sentTo(backup, apiCustomer),
+      (b) => b.length === 1,
+      "the API send from the backup",
+    );
 
     const h = await health(main.whatsappId);
     expect(h).toMatchObject({
@@ -198,7 +221,11 @@ describe("number health", () => {
     ]);
 
     // the admins' e-mail, once; agents hear no health event
-    await until(async () => mails.length, (n) => n >= 1, "the alert e-mail");
+    await until(
+      async () => mails.length,
+      (n) => n >= 1,
+      "the alert e-mail",
+    );
     expect(mails).toHaveLength(1);
     expect(mails[0].to).toEqual([DEMO_ADMIN.email]);
     expect(mails[0].raw).toContain("Principal");
@@ -223,11 +250,19 @@ describe("number health", () => {
     await sim.session.setRefused(refused, true);
     await sendByApi(token, refused, "não chega");
     await settle(t);
-    await until(() => health(sim.whatsappId), (h) => h.sentToday === 3 && h.failures24h === 1, "the counts");
+    await until(
+      () => health(sim.whatsappId),
+      (h) => h.sentToday === 3 && h.failures24h === 1,
+      "the counts",
+    );
     expect(await health(sim.whatsappId)).toMatchObject({ sentToday: 3, failures24h: 1, blocks24h: 1, disconnects24h: 0 });
 
     expect((await api(t, t.adminToken, "DELETE", `/whatsappsession/${sim.whatsappId}`)).status).toBe(200);
-    const after = await until(() => health(sim.whatsappId), (h) => h.disconnects24h === 1, "the disconnect");
+    const after = await until(
+      () => health(sim.whatsappId),
+      (h) => h.disconnects24h === 1,
+      "the disconnect",
+    );
     expect(after.paused).toBe(false);
     expect(after.recent[0]).toMatchObject({ kind: "disconnect", status: "DISCONNECTED", reason: "logged out" });
   });
@@ -238,7 +273,11 @@ describe("number health", () => {
     expect(await health(sim.whatsappId)).toMatchObject({ dailyCap: 20, fullDailyCap: 100, warmupEnabled: true, warmupDay: 1 });
     const numbers = Array.from({ length: 22 }, newNumber);
     for (const n of numbers) await sendByApi(token, n, "Bem-vindo à fibra");
-    await until(() => health(sim.whatsappId), (h) => h.sentToday === 20, "20 sends");
+    await until(
+      () => health(sim.whatsappId),
+      (h) => h.sentToday === 20,
+      "20 sends",
+    );
     await settle(t);
     expect((await health(sim.whatsappId)).sentToday).toBe(20);
     expect(await outboxOf(sim.whatsappId)).toBe(2);
@@ -250,7 +289,11 @@ describe("number health", () => {
       sql`update connection_health set paired_at = now() - make_interval(days => ${WARMUP_DAYS - 1}) where whatsapp_id = ${sim.whatsappId}`,
     );
     expect((await api(t, t.adminToken, "PUT", `/whatsapp/${sim.whatsappId}`, { dailyCap: 100 })).status).toBe(200);
-    await until(() => outboxOf(sim.whatsappId), (n) => n === 0, "the held sends");
+    await until(
+      () => outboxOf(sim.whatsappId),
+      (n) => n === 0,
+      "the held sends",
+    );
     expect(await health(sim.whatsappId)).toMatchObject({ sentToday: 22, dailyCap: 100, warmupDay: WARMUP_DAYS });
   });
 
@@ -262,7 +305,11 @@ describe("number health", () => {
       await sim.session.setRefused(n, true);
       await sendByApi(token, n, "falha");
     }
-    const paused = await until(() => health(sim.whatsappId), (h) => h.paused, "the pause");
+    const paused = await until(
+      () => health(sim.whatsappId),
+      (h) => h.paused,
+      "the pause",
+    );
     expect(paused.pausedReason).toBe("falhas");
 
     const quiet = newNumber();
@@ -270,14 +317,22 @@ describe("number health", () => {
     const live = newNumber();
     await customerSays(t, sim, live, "estou sem internet");
     await sendByApi(token, live, "já vamos verificar");
-    await until(() => sentTo(sim, live), (b) => b.includes("já vamos verificar"), "the reply");
+    await until(
+      () => sentTo(sim, live),
+      (b) => b.includes("já vamos verificar"),
+      "the reply",
+    );
     await settle(t);
     expect(await sentTo(sim, quiet)).toEqual([]);
 
     const resumed = await api(t, t.adminToken, "POST", `/whatsapp/${sim.whatsappId}/health/resume`);
     expect(resumed.status).toBe(200);
     expect(resumed.body.paused).toBe(false);
-    await until(() => sentTo(sim, quiet), (b) => b.length === 1, "the held send after the resume");
+    await until(
+      () => sentTo(sim, quiet),
+      (b) => b.length === 1,
+      "the held send after the resume",
+    );
   });
 
   it("the backup is another connection that exists; WhatsApp's 403 pauses the number too", async () => {
@@ -289,7 +344,11 @@ describe("number health", () => {
     expect((await api(t, t.adminToken, "PUT", `/whatsapp/${sim.whatsappId}`, { backupWhatsappId: null })).status).toBe(200);
 
     await api(t, t.adminToken, "POST", `/simulator/api/connections/${sim.whatsappId}/unlink`, { reason: "forbidden" });
-    await until(() => health(sim.whatsappId), (h) => h.paused && h.pausedReason === "forbidden", "the 403 pause");
+    await until(
+      () => health(sim.whatsappId),
+      (h) => h.paused && h.pausedReason === "forbidden",
+      "the 403 pause",
+    );
     await eventually(async () => mails.some((m) => m.raw.includes("403")), "the 403 e-mail");
   });
 });
@@ -307,13 +366,16 @@ describe("number health rules", () => {
       full: 1000,
       warmupDay: 4,
     });
-    expect(capToday({ dailyCap: 1000, warmupEnabled: true, pairedAt: new Date(paired) }, paired + 20 * 86_400_000, zone).warmupDay).toBeNull();
+    expect(
+      capToday({ dailyCap: 1000, warmupEnabled: true, pairedAt: new Date(paired) }, paired + 20 * 86_400_000, zone).warmupDay,
+    ).toBeNull();
     expect(capToday({ dailyCap: 1000, warmupEnabled: false, pairedAt: new Date(paired) }, paired, zone).cap).toBe(1000);
     expect(capToday({ dailyCap: 1000, warmupEnabled: true, pairedAt: null }, paired, zone).cap).toBe(1000);
   });
 
   it("ban signals: loggedOut, forbidden, 401/403; an admin's logout and a network drop are not", () => {
-    for (const r of ["loggedOut", "forbidden", "HTTP 401 Unauthorized", "403 Forbidden", "account banned"]) expect(isBanSignal(r)).toBe(true);
+    for (const r of ["loggedOut", "forbidden", "HTTP 401 Unauthorized", "403 Forbidden", "account banned"])
+      expect(isBanSignal(r)).toBe(true);
     for (const r of ["logged out", "connectionClosed", "timedOut", "", undefined]) expect(isBanSignal(r)).toBe(false);
   });
 });

@@ -385,7 +385,9 @@ export async function applyStatus(
     updatedAt: iso(row.updatedAt),
   });
   // number health: the change recorded, a new pairing dated, a ban signal pauses the number
-  await statusChanged(ctx, id, before?.status, s).catch((err) => ctx.log.error({ err, whatsappId: id }, "number health: status not recorded"));
+  await statusChanged(ctx, id, before?.status, s).catch((err) =>
+    ctx.log.error({ err, whatsappId: id }, "number health: status not recorded"),
+  );
 }
 
 // ---------- bot settings ----------

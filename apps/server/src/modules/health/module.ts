@@ -1,4 +1,3 @@
-import type { AppContext } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import { wakeJob } from "../disparos/deps.js";
 import { publishChange } from "../disparos/listing.js";
@@ -6,7 +5,7 @@ import type { ModuleHost } from "../module.js";
 import type { OutboxSender } from "../outbox/sender.js";
 import { HealthGate } from "./gate.js";
 import { sendAlertMail } from "./mail.js";
-import { healthRoutes } from "./routes.js";
+import { type HealthDeps, healthRoutes } from "./routes.js";
 import * as service from "./service.js";
 
 /**
@@ -17,11 +16,6 @@ import * as service from "./service.js";
 
 export const SWEEP_JOB = "health.sweep";
 export const CLEANUP_JOB = "health.cleanup";
-
-export interface HealthDeps {
-  ctx: AppContext;
-  resume(whatsappId: number): ReturnType<typeof service.resumeNumber>;
-}
 
 export function register(host: ModuleHost, sender: OutboxSender): HealthDeps {
   const { ctx, conv, jobs, clock } = host;

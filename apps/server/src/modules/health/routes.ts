@@ -1,8 +1,14 @@
 import { connectionHealthSchema, idParam } from "@balcao/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Guards } from "../../http/guards.js";
-import type { HealthDeps } from "./module.js";
+import type { AppContext } from "../../context.js";
 import * as service from "./service.js";
+
+/** What the routes need (modules/health/module.ts builds it). */
+export interface HealthDeps {
+  ctx: AppContext;
+  resume(whatsappId: number): ReturnType<typeof service.resumeNumber>;
+}
 
 /** GET /whatsapp/:id/health (admins: the panel on the connection card), POST /whatsapp/:id/health/resume ('Retomar envios'). */
 export function healthRoutes(deps: HealthDeps, guard: Guards): FastifyPluginAsyncZod {

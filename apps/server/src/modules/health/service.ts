@@ -58,11 +58,19 @@ async function healthRows(db: DbOrTx, ids?: number[]): Promise<HealthRow[]> {
     left join connection_health h on h.whatsapp_id = w.id
     left join whatsapps b on b.id = h.backup_whatsapp_id
     left join connection_health bh on bh.whatsapp_id = b.id
-    ${ids ? sql`where w.id in (${sql.join(
-      ids.map((i) => sql`${i}`),
-      sql`, `,
-    )})` : sql``}`);
-  return rows.map((r) => ({ ...r, id: Number(r.id), backup_whatsapp_id: r.backup_whatsapp_id === null ? null : Number(r.backup_whatsapp_id) }));
+    ${
+      ids
+        ? sql`where w.id in (${sql.join(
+            ids.map((i) => sql`${i}`),
+            sql`, `,
+          )})`
+        : sql``
+    }`);
+  return rows.map((r) => ({
+    ...r,
+    id: Number(r.id),
+    backup_whatsapp_id: r.backup_whatsapp_id === null ? null : Number(r.backup_whatsapp_id),
+  }));
 }
 
 /** Down: not connected, or its unsolicited sends paused. */
@@ -105,7 +113,12 @@ export async function healthSettingsOf(db: DbOrTx, ids: number[]): Promise<Map<n
   return out;
 }
 
-export const DEFAULT_HEALTH_SETTINGS: HealthSettings = { backupWhatsappId: null, dailyCap: DEFAULT_DAILY_CAP, warmupEnabled: true, pairedAt: null };
+export const DEFAULT_HEALTH_SETTINGS: HealthSettings = {
+  backupWhatsappId: null,
+  dailyCap: DEFAULT_DAILY_CAP,
+  warmupEnabled: true,
+  pairedAt: null,
+};
 
 /**
  * The health settings of POST / PUT /whatsapp, in the caller's transaction: the backup must be
@@ -258,7 +271,9 @@ export async function statusChanged(
 }
 
 async function event(tx: DbOrTx, whatsappId: number, kind: string, status = "", reason = "") {
-  await tx.execute(sql`insert into connection_events (whatsapp_id, kind, status, reason) values (${whatsappId}, ${kind}, ${status}, ${reason})`);
+  await tx.execute(
+    sql`insert into connection_events (whatsapp_id, kind, status, reason) values (${whatsappId}, ${kind}, ${status}, ${reason})`,
+  );
 }
 
 /**
@@ -290,7 +305,11 @@ export async function pauseNumber(ctx: AppContext, whatsappId: number, reason: s
 }
 
 /** POST /whatsapp/:id/health/resume — an admin resumes the number's unsolicited sends (and the disparos paused with it). */
-export async function resumeNumber(ctx: AppContext, whatsappId: number, wakeDisparos: (tx: DbOrTx) => Promise<void>): Promise<ConnectionHealth> {
+export async function resumeNumber(
+  ctx: AppContext,
+  whatsappId: number,
+  wakeDisparos: (tx: DbOrTx) => Promise<void>,
+): Promise<ConnectionHealth> {
   await ctx.db.transaction(async (tx) => {
     const { rows: w } = await tx.execute(sql`select 1 from whatsapps where id = ${whatsappId}`);
     if (!w.length) throw new AppError("ERR_NO_WAPP_FOUND");

@@ -327,7 +327,9 @@ export class OutboxSender {
       await this.onFailed({ messageId: row.message_id, reason }).catch((e) =>
         this.ctx.log.error({ err: e }, "publishing a failed send failed"),
       );
-      await this.gate?.failed(whatsappId, reason, permanent).catch((e) => this.ctx.log.error({ err: e }, "number health: a failure not recorded"));
+      await this.gate
+        ?.failed(whatsappId, reason, permanent)
+        .catch((e) => this.ctx.log.error({ err: e }, "number health: a failure not recorded"));
       return false;
     }
     await this.ctx.db.execute(sql`

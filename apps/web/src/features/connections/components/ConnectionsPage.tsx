@@ -26,7 +26,9 @@ export default function ConnectionsPage() {
   const q = useConnections();
   useConnectionsLive();
   // a ban signal paused a number: the admin hears it at once (the card shows it too)
-  useHealthLive((a) => toastError(new Error(t("connections.health.alert", { name: a.name, reason: pauseReasonText(a.reason, t, (k) => i18n.exists(k)) }))));
+  useHealthLive((a) =>
+    toastError(new Error(t("connections.health.alert", { name: a.name, reason: pauseReasonText(a.reason, t, (k) => i18n.exists(k)) }))),
+  );
   const simulatorAvailable = useSimulatorAvailable();
   const connections = q.data ?? [];
   const [disconnecting, setDisconnecting] = useState<Whatsapp | null>(null);

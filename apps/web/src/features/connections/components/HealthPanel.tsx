@@ -88,11 +88,18 @@ export function HealthPanel({ whatsappId }: { whatsappId: number }) {
       <Box sx={{ display: "grid", gridTemplateColumns: "repeat(3, minmax(0, 1fr))", gap: 1 }}>
         <Figure label={t("connections.health.failures")} value={h.failures24h} warn={h.failures24h > 0} testId="health-failures" />
         <Figure label={t("connections.health.blocks")} value={h.blocks24h} warn={h.blocks24h > 0} testId="health-blocks" />
-        <Figure label={t("connections.health.disconnects")} value={h.disconnects24h} warn={h.disconnects24h > 0} testId="health-disconnects" />
+        <Figure
+          label={t("connections.health.disconnects")}
+          value={h.disconnects24h}
+          warn={h.disconnects24h > 0}
+          testId="health-disconnects"
+        />
       </Box>
       <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 0.75 }}>
         {days === null ? t("connections.health.notPaired") : t("connections.health.pairedAgo", { count: days })}
-        {lastDrop ? ` · ${t("connections.health.lastDrop", { reason: reasonText(lastDrop.reason, t, exists) || lastDrop.status, when: when(lastDrop.at) })}` : ""}
+        {lastDrop
+          ? ` · ${t("connections.health.lastDrop", { reason: reasonText(lastDrop.reason, t, exists) || lastDrop.status, when: when(lastDrop.at) })}`
+          : ""}
       </Typography>
       {h.paused && (
         <Alert
