@@ -145,6 +145,14 @@ test("screenshots: the health panel, light and dark at 1366 and 375 px", async (
       assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px`);
       await shot(page, `number-health-${width}-${theme}`);
       await c.getByTestId("health-panel").screenshot({ path: `e2e/screenshots/number-health-panel-${width}-${theme}.png` });
+
+      // the dialog's health section
+      await c.getByRole("button", { name: `Editar ${main.name}` }).click();
+      const backupField = page.getByRole("dialog").getByLabel("Conexão reserva");
+      await backupField.waitFor();
+      await backupField.scrollIntoViewIfNeeded();
+      await settled(page);
+      await shot(page, `number-health-form-${width}-${theme}`);
       await page.context().close();
     }
   }

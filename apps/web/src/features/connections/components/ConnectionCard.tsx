@@ -69,7 +69,7 @@ export function ConnectionCard({ connection: w, busy, onAction, onShowQr, onEdit
 
   return (
     <Card data-testid="connection-card" data-status={w.status} sx={{ height: "100%", display: "flex", flexDirection: "column" }}>
-      <CardContent sx={{ flex: 1, display: "flex", gap: 1.5, alignItems: "flex-start", pb: 1, minWidth: 0 }}>
+      <CardContent sx={{ display: "flex", gap: 1.5, alignItems: "flex-start", pb: 1, minWidth: 0 }}>
         <Avatar
           sx={{
             bgcolor: color === "default" ? "action.selected" : `${color}.main`,
@@ -144,9 +144,11 @@ export function ConnectionCard({ connection: w, busy, onAction, onShowQr, onEdit
             {t("connections.updatedAt", { when })}
             {w.retries > 0 && w.status !== "CONNECTED" ? ` · ${t("connections.retries", { count: w.retries })}` : ""}
           </Typography>
-          <HealthPanel whatsappId={w.id} />
         </Box>
       </CardContent>
+      <Box sx={{ px: 2, pb: 1.5, flex: 1 }}>
+        <HealthPanel whatsappId={w.id} />
+      </Box>
       <CardActions sx={{ pt: 0, px: 2, pb: 2 }}>
         <Box sx={{ display: "flex", flexWrap: "wrap", gap: 1, flex: 1, minWidth: 0, pl: 6.5 }}>
           {actionsFor(w.status).map((a) => {

@@ -21,12 +21,12 @@ export function pauseReasonText(reason: string, t: (key: string) => string, exis
 
 function Figure({ label, value, warn, testId }: { label: string; value: number; warn?: boolean; testId: string }) {
   return (
-    <Box sx={{ minWidth: 0 }}>
-      <Typography variant="h6" component="p" color={warn ? "warning.main" : "text.primary"} sx={{ lineHeight: 1.2 }} data-testid={testId}>
-        {value}
-      </Typography>
-      <Typography variant="caption" color="text.secondary" component="p" noWrap title={label}>
+    <Box sx={{ display: "flex", alignItems: "baseline", justifyContent: "space-between", gap: 1, minWidth: 0 }}>
+      <Typography variant="body2" color="text.secondary" noWrap title={label}>
         {label}
+      </Typography>
+      <Typography variant="body2" fontWeight={600} color={warn ? "warning.main" : "text.primary"} data-testid={testId}>
+        {value}
       </Typography>
     </Box>
   );
@@ -42,7 +42,7 @@ export function HealthPanel({ whatsappId }: { whatsappId: number }) {
   const q = useConnectionHealth(whatsappId);
   const resume = useResumeSends();
   const exists = (k: string) => i18n.exists(k);
-  if (q.isPending) return <Skeleton variant="rounded" height={96} sx={{ mt: 1.5 }} data-testid="health-loading" />;
+  if (q.isPending) return <Skeleton variant="rounded" height={96} sx={{ mt: 0.5 }} data-testid="health-loading" />;
   const h: ConnectionHealth | undefined = q.data;
   if (!h) return null;
   const ratio = h.dailyCap > 0 ? Math.min(100, (h.sentToday / h.dailyCap) * 100) : 0;
@@ -54,7 +54,7 @@ export function HealthPanel({ whatsappId }: { whatsappId: number }) {
     <Box
       data-testid="health-panel"
       data-paused={h.paused}
-      sx={{ mt: 1.5, p: 1.25, borderRadius: 1, border: 1, borderColor: "divider", bgcolor: "action.hover", minWidth: 0 }}
+      sx={{ mt: 0.5, p: 1.25, borderRadius: 1, border: 1, borderColor: "divider", bgcolor: "action.hover", minWidth: 0 }}
     >
       <Box sx={{ display: "flex", alignItems: "center", gap: 1, flexWrap: "wrap" }}>
         <Typography variant="overline" color="text.secondary" component="h3" sx={{ lineHeight: 1.6, flex: 1 }}>
@@ -71,10 +71,10 @@ export function HealthPanel({ whatsappId }: { whatsappId: number }) {
         )}
       </Box>
       <Box sx={{ display: "flex", alignItems: "baseline", justifyContent: "space-between", gap: 1 }}>
-        <Typography variant="body2" color="text.secondary" noWrap>
+        <Typography variant="body2" color="text.secondary" sx={{ minWidth: 0 }}>
           {t("connections.health.sentToday")}
         </Typography>
-        <Typography variant="body2" fontWeight={600} data-testid="health-sent">
+        <Typography variant="body2" fontWeight={600} sx={{ whiteSpace: "nowrap", flexShrink: 0 }} data-testid="health-sent">
           {t("connections.health.ofCap", { sent: h.sentToday, cap: h.dailyCap })}
         </Typography>
       </Box>
@@ -85,7 +85,7 @@ export function HealthPanel({ whatsappId }: { whatsappId: number }) {
         sx={{ mt: 0.5, mb: 1, height: 6, borderRadius: 3 }}
         aria-label={t("connections.health.sentToday")}
       />
-      <Box sx={{ display: "grid", gridTemplateColumns: "repeat(3, minmax(0, 1fr))", gap: 1 }}>
+      <Box sx={{ display: "grid", gap: 0.25 }}>
         <Figure label={t("connections.health.failures")} value={h.failures24h} warn={h.failures24h > 0} testId="health-failures" />
         <Figure label={t("connections.health.blocks")} value={h.blocks24h} warn={h.blocks24h > 0} testId="health-blocks" />
         <Figure
@@ -96,7 +96,11 @@ export function HealthPanel({ whatsappId }: { whatsappId: number }) {
         />
       </Box>
       <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 0.75 }}>
-        {days === null ? t("connections.health.notPaired") : t("connections.health.pairedAgo", { count: days })}
+        {days === null
+          ? t("connections.health.notPaired")
+          : days === 0
+            ? t("connections.health.pairedToday")
+            : t("connections.health.pairedAgo", { count: days })}
         {lastDrop
           ? ` · ${t("connections.health.lastDrop", { reason: reasonText(lastDrop.reason, t, exists) || lastDrop.status, when: when(lastDrop.at) })}`
           : ""}
@@ -107,23 +111,23 @@ export function HealthPanel({ whatsappId }: { whatsappId: number }) {
           icon={<PauseCircleOutlineIcon fontSize="inherit" />}
           sx={{ mt: 1, "& .MuiAlert-message": { minWidth: 0 } }}
           data-testid="health-paused"
-          action={
-            <Button
-              color="inherit"
-              size="small"
-              disabled={resume.isPending}
-              onClick={() =>
-                resume.mutate(whatsappId, { onSuccess: () => toastSuccess(t("connections.health.resumed")), onError: (e) => toastError(e) })
-              }
-            >
-              {t("connections.health.resume")}
-            </Button>
-          }
         >
           {t("connections.health.paused", { reason: pauseReasonText(h.pausedReason, t, exists) })}
           <Typography variant="caption" component="p">
             {t("connections.health.pausedHelp")}
           </Typography>
+          <Button
+            color="inherit"
+            variant="outlined"
+            size="small"
+            sx={{ mt: 1 }}
+            disabled={resume.isPending}
+            onClick={() =>
+              resume.mutate(whatsappId, { onSuccess: () => toastSuccess(t("connections.health.resumed")), onError: (e) => toastError(e) })
+            }
+          >
+            {t("connections.health.resume")}
+          </Button>
         </Alert>
       )}
       {h.backupWhatsappId !== null &&
