@@ -186,9 +186,10 @@ export class OutboxSender {
       const session = this.channels.get(whatsappId);
       if (!session?.connected) return;
       const settings = await this.settingsOf(whatsappId);
+      // the number's health first (an await): `now` is taken after it, as the pace reads the clock
+      const blockedUntil = await this.gate?.unsolicitedBlockedUntil(whatsappId, this.clock.now());
       const now = this.clock.now();
       const gaps = this.gapsOf(whatsappId, now);
-      const blockedUntil = await this.gate?.unsolicitedBlockedUntil(whatsappId, now);
       const paceOpen = blockedUntil === undefined && settings.pace.readyAt() <= now;
       // a reply goes whatever the pace; an unsolicited row only when the pace allows
       const row = await this.claim(whatsappId, now, [...gaps.keys()], paceOpen);
