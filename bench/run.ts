@@ -144,6 +144,8 @@ async function simulatorConnection(env: Env, queueIds: number[]) {
     sendIntervalMs: 0,
     sendJitterMs: 0,
     sendBurst: 20,
+    // a new number's warm-up would cap its unsolicited sends at 20 on its first day
+    warmupEnabled: false,
   });
   await env.app.channels.idle();
   const session = env.app.simulator.get(w.id);

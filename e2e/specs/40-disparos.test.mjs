@@ -42,7 +42,7 @@ test("20 disparos from a CSV: cards and progress move, cancel pending, restart e
   // a paired simulator connection, sending without the number's pace; the disparo pace short but visible
   const name = unique("Campanha");
   conn = await admin.post("/simulator/api/connections", { name });
-  await admin.put(`/whatsapp/${conn.id}`, { sendIntervalMs: 0, sendJitterMs: 0, sendBurst: 20 });
+  await admin.put(`/whatsapp/${conn.id}`, { sendIntervalMs: 0, sendJitterMs: 0, sendBurst: 20, warmupEnabled: false });
   const shown = (await admin.get("/simulator/api/connections")).find((c) => c.id === conn.id);
   await admin.post(`/simulator/api/connections/${conn.id}/scan`, { qrcode: shown.qrcode });
   await admin.put(`/disparos/connections/${conn.id}`, { intervalMinMs: 700, intervalMaxMs: 900, pauseEvery: 0, paused: true });

@@ -49,6 +49,8 @@ import { botContentRoutes } from "./modules/bot-content/routes.js";
 import { registerDisparoRealtime } from "./realtime/disparos.js";
 import { registerContractRealtime } from "./realtime/contracts.js";
 import { registerScheduleRealtime } from "./realtime/schedules.js";
+import { registerHealthRealtime } from "./realtime/health.js";
+import * as healthModule from "./modules/health/module.js";
 import { messageApiRoutes } from "./modules/message-api/routes.js";
 import { type Clock, realClock } from "./lib/pace.js";
 import { contactRoutes } from "./modules/contacts/routes.js";
@@ -223,6 +225,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerDisparoRealtime(ctx, io);
   registerContractRealtime(ctx, io);
   registerScheduleRealtime(ctx, io);
+  registerHealthRealtime(ctx, io);
 
   // channels: one session per connection; every event journaled, then handed to the one inbound pipeline
   const journal = opts.journal ?? createJournal(database.db);
@@ -326,6 +329,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   routes.push(settingRoutes(ctx, guard, clock, branding));
   const contractDeps = await contractsModule.register(host, branding);
   schedulesModule.register(host);
+  // number health: the sender's gate (pause, cap, warm-up), ban signals, the backup connection
+  healthModule.register(host, sender);
   routes.push(messageApiRoutes(conv));
   if (config.simulatorEnabled)
     routes.push(simulatorRoutes(ctx, channels, simulator, guard, ownership && ((id, m, a) => ownership.ask(id, m, a))));

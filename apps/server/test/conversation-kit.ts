@@ -51,6 +51,10 @@ export async function pairedSimulator(
     replyGapMs?: number;
     /** the product's default send settings (pace and typing gap) instead of the tests' quick ones */
     defaultPace?: boolean;
+    /** number health: a new number's warm-up (off in tests unless they test it), its daily cap, its backup */
+    warmupEnabled?: boolean;
+    dailyCap?: number;
+    backupWhatsappId?: number;
   } = {},
 ): Promise<SimConnection> {
   const res = await api(t, t.adminToken, "POST", "/whatsapp", {
@@ -66,6 +70,9 @@ export async function pairedSimulator(
       replyGapMs: input.replyGapMs ?? 0,
     }),
     ...(input.isDefault !== undefined && { isDefault: input.isDefault }),
+    warmupEnabled: input.warmupEnabled ?? false,
+    ...(input.dailyCap !== undefined && { dailyCap: input.dailyCap }),
+    ...(input.backupWhatsappId !== undefined && { backupWhatsappId: input.backupWhatsappId }),
   });
   if (res.status !== 200) throw new Error(`whatsapp: ${res.status} ${JSON.stringify(res.body)}`);
   const whatsappId = res.body.id as number;

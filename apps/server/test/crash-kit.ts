@@ -134,7 +134,8 @@ export async function pairedConnection(
   pace: { sendIntervalMs: number; sendJitterMs: number; sendBurst: number },
 ): Promise<{ id: number }> {
   const conn = await call(base, token, "POST", "/simulator/api/connections", { name });
-  await call(base, token, "PUT", `/whatsapp/${conn.id}`, pace);
+  // no warm-up: a new number's first day would cap its unsolicited sends at 20
+  await call(base, token, "PUT", `/whatsapp/${conn.id}`, { ...pace, warmupEnabled: false });
   const shown = (await call(base, token, "GET", "/simulator/api/connections")).find((c: { id: number }) => c.id === conn.id);
   await call(base, token, "POST", `/simulator/api/connections/${conn.id}/scan`, { qrcode: shown.qrcode });
   for (let i = 0; i < 200; i++) {

@@ -124,6 +124,8 @@ export const PERMISSIONS: Record<string, Row> = {
   "POST /whatsappsession/{id}": { expect: ADMINS },
   "PUT /whatsappsession/{id}": { expect: ADMINS },
   "DELETE /whatsappsession/{id}": { expect: ADMINS },
+  "GET /whatsapp/{id}/health": { expect: ADMINS },
+  "POST /whatsapp/{id}/health/resume": { expect: ADMINS },
   "GET /typebot/settings/{id}": { expect: ADMINS },
   // a new baseUrl needs the key typed when one is saved (bots-typebot.test.ts)
   "PUT /typebot/settings/{id}": { expect: ADMINS, body: () => ({ enabled: false, baseUrl: "", slug: "" }) },
@@ -241,6 +243,7 @@ export const PERMISSIONS: Record<string, Row> = {
   "POST /simulator/api/connections/{id}/chats/{number}/read": { expect: ADMINS },
   "POST /simulator/api/connections/{id}/chats/{number}/typing": { expect: ADMINS, body: () => ({ typing: true }) },
   "PUT /simulator/api/connections/{id}/chats/{number}/refused": { expect: ADMINS, body: () => ({ refused: false }) },
+  "POST /simulator/api/connections/{id}/unlink": { expect: ADMINS, fresh: "whatsapp", body: () => ({ reason: "loggedOut" }) },
 
   // hidden from the document
   "GET /health": { expect: PUBLIC },

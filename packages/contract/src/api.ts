@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { healthSettingsFields } from "./health.js";
 import { PAGE_SIZE } from "./constants.js";
 import {
   connectionStatusSchema,
@@ -331,6 +332,7 @@ const whatsappFields = z.object({
   replyGapMs: z.number().int().min(0).max(10_000),
   /** The billing self-service bot: before the queue menu, after it, or off. */
   selfService: selfServiceModeSchema,
+  ...healthSettingsFields,
 });
 export const whatsappBody = whatsappFields.extend({
   type: whatsappFields.shape.type.default("baileys"),
@@ -346,6 +348,9 @@ export const whatsappBody = whatsappFields.extend({
   sendBurst: whatsappFields.shape.sendBurst.optional(),
   replyGapMs: whatsappFields.shape.replyGapMs.optional(),
   selfService: whatsappFields.shape.selfService.optional(),
+  backupWhatsappId: whatsappFields.shape.backupWhatsappId.optional(),
+  dailyCap: whatsappFields.shape.dailyCap.optional(),
+  warmupEnabled: whatsappFields.shape.warmupEnabled.optional(),
 });
 export type WhatsappBody = z.input<typeof whatsappBody>;
 export const whatsappUpdateBody = whatsappFields.partial();

@@ -143,6 +143,11 @@ export const whatsappSchema = z.object({
   typebot: typebotSettingsSchema,
   /** the billing self-service bot: "before" the queue menu, "after" a queue is picked, or "off" */
   selfService: selfServiceModeSchema,
+  /** number health: the backup connection of its unsolicited sends, their daily cap, the warm-up, the QR pairing date */
+  backupWhatsappId: z.number().nullable(),
+  dailyCap: z.number(),
+  warmupEnabled: z.boolean(),
+  pairedAt: isoDate.nullable(),
   createdAt: isoDate,
   updatedAt: isoDate,
 });

@@ -16,3 +16,4 @@ export * from "./documents.js";
 export * from "./billing.js";
 export * from "./ai.js";
 export * from "./operations.js";
+export * from "./health.js";

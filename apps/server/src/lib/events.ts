@@ -13,6 +13,7 @@ import type {
   ScheduleUpdate,
   ChatEntry,
   AudioEntry,
+  WhatsappHealthEvent,
 } from "@balcao/contract";
 
 /**
@@ -62,6 +63,8 @@ export interface DomainEvents {
   "message.failed": { messageId: number; whatsappId: number; reason: string };
   "whatsapp.saved": { whatsapp: Whatsapp };
   "whatsapp.deleted": { whatsappId: number };
+  /** a number's health changed (modules/health); `alert` when a ban signal just paused it, `left`/`joined` when it went down / came up */
+  "whatsapp.health": WhatsappHealthEvent & { left?: boolean; joined?: boolean };
   "whatsapp.session": { id: number; status: ConnectionStatus; qrcode: string; retries: number; number: string; updatedAt: string };
   /** someone is typing in a ticket: an agent (userId) or the customer (from the channel's presence) */
   "ticket.typing": { ticketId: number; typing: boolean; userId?: number; name?: string };

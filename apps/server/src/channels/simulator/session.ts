@@ -131,6 +131,19 @@ export class SimulatorSession implements ChannelSession {
     await this.deps.emit({ type: "status", status: "DISCONNECTED", qrcode: "", reason: "logged out" });
   }
 
+  /**
+   * The phone or WhatsApp drops this device, as Baileys reports it: "loggedOut" (401: unlinked on
+   * the phone, the auth is gone) or "forbidden" (403: the number is refused).
+   */
+  async unlinked(reason: "loggedOut" | "forbidden" = "loggedOut"): Promise<void> {
+    await this.stop();
+    if (reason === "loggedOut") {
+      await this.deps.authState.clear();
+      this.number = "";
+    }
+    await this.deps.emit({ type: "status", status: "DISCONNECTED", qrcode: "", reason });
+  }
+
   async requestNewQr(): Promise<void> {
     await this.deps.authState.clear();
     this.number = "";

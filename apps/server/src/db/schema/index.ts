@@ -20,3 +20,4 @@ export * from "./billing.js";
 export * from "./bots.js";
 export * from "./ai.js";
 export * from "./cluster.js";
+export * from "./health.js";

@@ -15,6 +15,7 @@ import type { DbOrTx } from "../../db/client.js";
 import { queues, whatsappQueues, whatsapps } from "../../db/schema/index.js";
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
 import { iso } from "../../lib/sql.js";
+import { DEFAULT_HEALTH_SETTINGS, type HealthSettings, healthSettingsOf, saveHealthSettings, statusChanged } from "../health/service.js";
 
 type WhatsappRow = typeof whatsapps.$inferSelect;
 
@@ -48,7 +49,7 @@ async function queuesOf(db: DbOrTx, ids: number[]): Promise<Map<number, Connecti
   return out;
 }
 
-function toWhatsapp(r: WhatsappRow, qs: ConnectionQueue[]): Whatsapp {
+function toWhatsapp(r: WhatsappRow, qs: ConnectionQueue[], health: HealthSettings = DEFAULT_HEALTH_SETTINGS): Whatsapp {
   return {
     id: r.id,
     name: r.name,
@@ -80,6 +81,7 @@ function toWhatsapp(r: WhatsappRow, qs: ConnectionQueue[]): Whatsapp {
       delayMs: r.typebotDelayMs,
     },
     selfService: r.selfService,
+    ...health,
     createdAt: iso(r.createdAt),
     updatedAt: iso(r.updatedAt),
   };
@@ -88,18 +90,18 @@ function toWhatsapp(r: WhatsappRow, qs: ConnectionQueue[]): Whatsapp {
 /** Connections, in the order they were created. The API token is never answered (hasToken says whether one is set). */
 export async function listWhatsapps(db: DbOrTx): Promise<Whatsapp[]> {
   const rows = await db.select().from(whatsapps).orderBy(asc(whatsapps.id));
-  const qs = await queuesOf(
-    db,
-    rows.map((r) => r.id),
-  );
-  return rows.map((r) => toWhatsapp(r, qs.get(r.id) ?? []));
+  const ids = rows.map((r) => r.id);
+  const qs = await queuesOf(db, ids);
+  const health = await healthSettingsOf(db, ids);
+  return rows.map((r) => toWhatsapp(r, qs.get(r.id) ?? [], health.get(r.id)));
 }
 
 export async function getWhatsapp(db: DbOrTx, id: number): Promise<Whatsapp> {
   const [row] = await db.select().from(whatsapps).where(eq(whatsapps.id, id));
   if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
   const qs = await queuesOf(db, [id]);
-  return toWhatsapp(row, qs.get(id) ?? []);
+  const health = await healthSettingsOf(db, [id]);
+  return toWhatsapp(row, qs.get(id) ?? [], health.get(id));
 }
 
 /** What the inbound pipeline needs of a connection. */
@@ -212,6 +214,7 @@ export async function createWhatsapp(ctx: AppContext, channels: ChannelManager, 
         })
         .returning();
       await setQueues(tx, row.id, queueIds);
+      await saveHealthSettings(tx, row.id, input);
       return getWhatsapp(tx, row.id);
     })
     .catch(mapUnique);
@@ -256,6 +259,7 @@ export async function updateWhatsapp(ctx: AppContext, channels: ChannelManager, 
         })
         .where(eq(whatsapps.id, id));
       if (input.queueIds !== undefined) await setQueues(tx, id, input.queueIds);
+      await saveHealthSettings(tx, id, input);
       return getWhatsapp(tx, id);
     })
     .catch(mapUnique);
@@ -357,6 +361,7 @@ export async function applyStatus(
   id: number,
   s: { status: ConnectionStatus; qrcode?: string; reason?: string; number?: string; retries?: number },
 ): Promise<void> {
+  const [before] = await ctx.db.select({ status: whatsapps.status }).from(whatsapps).where(eq(whatsapps.id, id));
   const [row] = await ctx.db
     .update(whatsapps)
     .set({
@@ -386,6 +391,10 @@ export async function applyStatus(
     retries: row.retries,
     updatedAt: iso(row.updatedAt),
   });
+  // number health: the change recorded, a new pairing dated, a ban signal pauses the number
+  await statusChanged(ctx, id, before?.status, s).catch((err) =>
+    ctx.log.error({ err, whatsappId: id }, "number health: status not recorded"),
+  );
 }
 
 // ---------- bot settings ----------

@@ -47,6 +47,7 @@ export interface SimulatorOps {
   read(number: string): Promise<number>;
   typing(number: string, typing: boolean): Promise<void>;
   refused(number: string, refused: boolean): Promise<void>;
+  unlinked(reason: "loggedOut" | "forbidden"): Promise<void>;
 }
 
 /**
@@ -112,6 +113,7 @@ export function localSimulatorOps(channels: ChannelManager, hub: SimulatorHub, i
     read: (number) => sessionOf().customerRead(number),
     typing: (number, typing) => sessionOf().customerTyping(number, typing),
     refused: (number, refused) => sessionOf().setRefused(number, refused),
+    unlinked: (reason) => sessionOf().unlinked(reason),
   };
 }
 
@@ -304,6 +306,19 @@ export function simulatorRoutes(
       async (req) => {
         await opsOf(req.params.id).typing(req.params.number, req.body.typing);
         return { typing: req.body.typing };
+      },
+    );
+
+    // the phone unlinks this device (loggedOut, 401) or WhatsApp refuses the number (forbidden, 403)
+    app.post(
+      "/simulator/api/connections/:id/unlink",
+      {
+        preHandler: guard.admin,
+        schema: { tags, params: idParam, body: z.object({ reason: z.enum(["loggedOut", "forbidden"]).default("loggedOut") }) },
+      },
+      async (req) => {
+        await opsOf(req.params.id).unlinked(req.body.reason);
+        return { unlinked: true };
       },
     );
 

@@ -7,6 +7,7 @@ import { contactOf } from "../contacts/service.js";
 import { contactFor, historyTicket } from "../disparos/service.js";
 import type { ConvDeps, Queued } from "../outbox/deps.js";
 import { enqueueMessage, mediaContent, type OutboxContent } from "../outbox/enqueue.js";
+import { routeOf } from "../health/service.js";
 import { claimKey, saveResult } from "../outbox/idempotency.js";
 
 /**
@@ -52,8 +53,10 @@ export async function sendByApi(
       if (!claim.fresh) return { replay: claim.result };
     }
     const { contact, created } = await contactFor(tx, number);
-    const ticket = await historyTicket(tx, contact.id, whatsappId);
-    const target = { id: ticket.id, whatsappId, contact: { number: contact.number, lid: contact.lid, isGroup: false } };
+    // a number down or paused: its backup connection sends (number health)
+    const via = (await routeOf(tx, whatsappId)).whatsappId;
+    const ticket = await historyTicket(tx, contact.id, via);
+    const target = { id: ticket.id, whatsappId: via, contact: { number: contact.number, lid: contact.lid, isGroup: false } };
     const queued: Queued[] = [];
     if (!stored.length) queued.push(await enqueue(tx, target, body, { kind: "text", body }));
     for (const [i, { file, media }] of stored.entries()) {

@@ -61,6 +61,17 @@ type Settings = { pace: Pace; options: RateLimitOptions; replyGapMs: number };
 
 export type SendFailure = { messageId: number; reason: string };
 
+/**
+ * The number's health (modules/health/gate.ts): whether its unsolicited rows may go now (paused:
+ * never until woken; past its daily cap: the next day), and what it is told of sends and failures.
+ */
+export interface SendGate {
+  /** undefined: they may go; a time: not before it (Infinity: until something wakes the sender) */
+  unsolicitedBlockedUntil(whatsappId: number, now: number): Promise<number | undefined>;
+  sentUnsolicited(whatsappId: number, now: number): Promise<void>;
+  failed(whatsappId: number, reason: string, permanent: boolean): Promise<void>;
+}
+
 export const DEFAULT_SENDER = { leaseMs: 60_000, maxAttempts: 6 };
 export const defaultBackoff = (attempts: number) => Math.min(300_000, 2000 * 2 ** (attempts - 1));
 
@@ -80,6 +91,7 @@ export class OutboxSender {
   /** connections with unsolicited rows waiting for the pace: a customer's message may make one a reply */
   private readonly pacedWaiting = new Set<number>();
   private stopped = false;
+  private gate?: SendGate;
   private idleWaiters: (() => void)[] = [];
 
   constructor(
@@ -132,6 +144,11 @@ export class OutboxSender {
     this.wake(whatsappId);
   }
 
+  /** The number-health gate (set once by the health module). */
+  setGate(gate: SendGate): void {
+    this.gate = gate;
+  }
+
   stop(): void {
     this.stopped = true;
     for (const t of this.timers.values()) t.cancel();
@@ -178,20 +195,25 @@ export class OutboxSender {
       const session = this.channels.get(whatsappId);
       if (!session?.connected) return;
       const settings = await this.settingsOf(whatsappId);
+      // the number's health first (an await): `now` is taken after it, as the pace reads the clock
+      const blockedUntil = await this.gate?.unsolicitedBlockedUntil(whatsappId, this.clock.now());
       const now = this.clock.now();
       const gaps = this.gapsOf(whatsappId, now);
-      const paceOpen = settings.pace.readyAt() <= now;
+      const paceOpen = blockedUntil === undefined && settings.pace.readyAt() <= now;
       // a reply goes whatever the pace; an unsolicited row only when the pace allows
       const row = await this.claim(whatsappId, now, [...gaps.keys()], paceOpen);
       if (row) {
         if (!row.live) settings.pace.took();
-        await this.attempt(whatsappId, row);
+        if ((await this.attempt(whatsappId, row)) && !row.live)
+          await this.gate
+            ?.sentUnsolicited(whatsappId, this.clock.now())
+            .catch((e) => this.ctx.log.error({ err: e }, "number health: a send not counted"));
         if (settings.replyGapMs > 0) gaps.set(row.chat, this.clock.now() + settings.replyGapMs);
         continue;
       }
       // nothing may go now: look again when something may
       this.pacedWaiting.delete(whatsappId);
-      const next = await this.nextDue(whatsappId, now, gaps, paceOpen ? undefined : settings.pace.readyAt());
+      const next = await this.nextDue(whatsappId, now, gaps, paceOpen ? undefined : (blockedUntil ?? settings.pace.readyAt()));
       if (next !== undefined) this.later(whatsappId, next);
       return;
     }
@@ -238,7 +260,8 @@ export class OutboxSender {
     // due rows the claim left: unsolicited ones waiting for the pace (or, with the pace open, a
     // row another transaction held for a moment; a row queued meanwhile wakes the sender anyway)
     if (r?.due_now) {
-      candidates.push(paceAt ?? now + 1000);
+      // a paused number's unsolicited rows wait for its resume (which wakes the sender)
+      if (paceAt !== Number.POSITIVE_INFINITY) candidates.push(paceAt ?? now + 1000);
       if (paceAt !== undefined) this.pacedWaiting.add(whatsappId);
     }
     if (r?.later_at) candidates.push(new Date(r.later_at).getTime());
@@ -281,7 +304,8 @@ export class OutboxSender {
       : undefined;
   }
 
-  private async attempt(whatsappId: number, row: Claimed): Promise<void> {
+  /** Sends a claimed row; answers whether the channel took it. */
+  private async attempt(whatsappId: number, row: Claimed): Promise<boolean> {
     const session = this.channels.get(whatsappId);
     const payload = (typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload) as OutboxPayload;
     try {
@@ -303,7 +327,7 @@ export class OutboxSender {
           { whatsappId, messageId: row.message_id, attempts: row.attempts, reason },
           "sending a message failed; it will be tried again",
         );
-        return;
+        return false;
       }
       await this.ctx.db.execute(sql`
         with o as (update outbox set failed_at = now(), lease_until = null, last_error = ${reason.slice(0, 500)} where id = ${row.id})
@@ -313,12 +337,16 @@ export class OutboxSender {
       await this.onFailed({ messageId: row.message_id, reason }).catch((e) =>
         this.ctx.log.error({ err: e }, "publishing a failed send failed"),
       );
-      return;
+      await this.gate
+        ?.failed(whatsappId, reason, permanent)
+        .catch((e) => this.ctx.log.error({ err: e }, "number health: a failure not recorded"));
+      return false;
     }
     await this.ctx.db.execute(sql`
       with o as (delete from outbox where id = ${row.id})
       update messages set sent_at = now() where id = ${row.message_id}`);
     this.ctx.events.publish("message.sent", { messageId: row.message_id, whatsappId, priority: row.priority });
+    return true;
   }
 
   private async contentOf(payload: OutboxPayload): Promise<OutboundContent> {

@@ -7,6 +7,8 @@ import { enqueueJob } from "../../jobs/runner.js";
 import { AppError } from "../../lib/errors.js";
 import type { Queued } from "../outbox/deps.js";
 import { enqueueMessage, PRIORITY } from "../outbox/enqueue.js";
+import { historyTicket } from "../disparos/service.js";
+import { routeOf } from "../health/service.js";
 import { getSettingValue } from "../settings/service.js";
 import { loadTicket } from "../tickets/queries.js";
 import { keyOf, publish, SEND_JOB, type ScheduleDeps, SWEEP_JOB } from "./rows.js";
@@ -62,18 +64,27 @@ export async function runSchedule(
       await fail(SCHEDULE_LATE_REASON);
       return { kind: "late" as const };
     }
-    const ticketId = await targetTicket(tx, s.ticket_id, s.contact_id, s.whatsapp_id);
+    let ticketId = await targetTicket(tx, s.ticket_id, s.contact_id, s.whatsapp_id);
     if (ticketId === undefined) {
       await fail("ticket removido");
       return { kind: "failed" as const };
     }
-    const ticket = await loadTicket(tx, ticketId);
+    let ticket = await loadTicket(tx, ticketId);
     if (ticket.whatsappId === null) {
       await fail("sem conexão");
       return { kind: "failed" as const };
     }
+    // its number down or paused: the backup connection sends it, in the contact's conversation there (number health)
+    const route = await routeOf(tx, ticket.whatsappId);
+    const contactId: number | null = ticket.contactId ?? s.contact_id;
+    let sendVia: number = ticket.whatsappId;
+    if (route.viaBackup && contactId !== null) {
+      sendVia = route.whatsappId;
+      ticketId = (await historyTicket(tx, contactId, sendVia)).id;
+      ticket = await loadTicket(tx, ticketId);
+    }
     // a disconnected number: it stays pending and is tried again (the reconnect brings that forward); the grace still rules
-    if (!(await deps.conv.channels.isConnected(ticket.whatsappId))) {
+    if (!(await deps.conv.channels.isConnected(sendVia))) {
       if (jobId !== undefined) await tx.execute(sql`update jobs set singleton_key = null where id = ${jobId}`);
       await enqueueJob(tx, SEND_JOB, { id }, { runAt: new Date(now + RETRY_DISCONNECTED_MS), singletonKey: keyOf(id), maxAttempts: 5 });
       return { kind: "waiting" as const };
@@ -88,7 +99,7 @@ export async function runSchedule(
       return { kind: "failed" as const };
     }
     await tx.execute(sql`
-      update schedules set status = 'sent', message_id = ${q.id}, ticket_id = ${ticketId}, reason = '', updated_at = now() where id = ${id}`);
+      update schedules set status = 'sent', message_id = ${q.id}, ticket_id = ${ticketId}, whatsapp_id = ${q.whatsappId}, reason = '', updated_at = now() where id = ${id}`);
     return { kind: "sent" as const, queued: { id: q.id, whatsappId: q.whatsappId } as Queued };
   });
   if (outcome.kind === "skipped" || outcome.kind === "waiting") return outcome.kind;

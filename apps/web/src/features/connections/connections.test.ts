@@ -29,6 +29,10 @@ const w = (id: number, extra: Partial<Whatsapp> = {}): Whatsapp => ({
   sendBurst: 3,
   replyGapMs: 300,
   selfService: "off",
+  backupWhatsappId: null,
+  dailyCap: 1000,
+  warmupEnabled: true,
+  pairedAt: null,
   typebot: {
     enabled: false,
     baseUrl: "",

@@ -67,6 +67,7 @@ const pt = {
         "limite diário": "Limite diário atingido",
       },
       failures: "Pausado após falhas seguidas: confira o número e retome.",
+      healthPaused: "Pausado com os envios automáticos do número: veja a saúde do número em Conexões.",
       alert: "Os disparos de {{name}} foram pausados após 5 falhas seguidas.",
     },
     dialog: {
@@ -185,6 +186,7 @@ const en: Texts = {
         "limite diário": "Daily limit reached",
       },
       failures: "Paused after failures in a row: check the number and resume.",
+      healthPaused: "Paused with the number's automatic sends: see the number's health in Connections.",
       alert: "Bulk messages of {{name}} were paused after 5 failures in a row.",
     },
     dialog: {
@@ -305,6 +307,7 @@ const es: Texts = {
         "limite diário": "Límite diario alcanzado",
       },
       failures: "Pausado tras fallos seguidos: revise el número y reanude.",
+      healthPaused: "En pausa con los envíos automáticos del número: vea la salud del número en Conexiones.",
       alert: "Los envíos de {{name}} se pausaron tras 5 fallos seguidos.",
     },
     dialog: {

@@ -20,6 +20,8 @@ import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { formatPhone } from "../../../lib/phone";
 import type { SessionAction } from "../api/connections";
+import { HealthPanel } from "./HealthPanel";
+import { reasonText } from "./reasons";
 
 type ChipColor = "success" | "info" | "warning" | "error" | "default";
 export const STATUS_COLOR: Record<ConnectionStatus, ChipColor> = {
@@ -45,15 +47,7 @@ export function actionsFor(status: ConnectionStatus): Array<SessionAction | "con
   }
 }
 
-/** Server names of disconnect reasons that are not plain keys. */
-const REASON_KEY: Record<string, string> = { "logged out": "adminLogout", "no driver": "noDriver" };
-
-/** The translated reason a session stopped (the server's own text when unknown). */
-export function reasonText(reason: string, t: (key: string) => string, exists: (key: string) => boolean): string {
-  if (reason.endsWith(": retries exhausted")) return t("connections.reasons.retriesExhausted");
-  const key = `connections.reasons.${REASON_KEY[reason] ?? reason}`;
-  return exists(key) ? t(key) : reason;
-}
+export { reasonText } from "./reasons";
 
 interface ConnectionCardProps {
   connection: Whatsapp;
@@ -75,7 +69,7 @@ export function ConnectionCard({ connection: w, busy, onAction, onShowQr, onEdit
 
   return (
     <Card data-testid="connection-card" data-status={w.status} sx={{ height: "100%", display: "flex", flexDirection: "column" }}>
-      <CardContent sx={{ flex: 1, display: "flex", gap: 1.5, alignItems: "flex-start", pb: 1, minWidth: 0 }}>
+      <CardContent sx={{ display: "flex", gap: 1.5, alignItems: "flex-start", pb: 1, minWidth: 0 }}>
         <Avatar
           sx={{
             bgcolor: color === "default" ? "action.selected" : `${color}.main`,
@@ -152,6 +146,9 @@ export function ConnectionCard({ connection: w, busy, onAction, onShowQr, onEdit
           </Typography>
         </Box>
       </CardContent>
+      <Box sx={{ px: 2, pb: 1.5, flex: 1 }}>
+        <HealthPanel whatsappId={w.id} />
+      </Box>
       <CardActions sx={{ pt: 0, px: 2, pb: 2 }}>
         <Box sx={{ display: "flex", flexWrap: "wrap", gap: 1, flex: 1, minWidth: 0, pl: 6.5 }}>
           {actionsFor(w.status).map((a) => {

@@ -12,6 +12,7 @@ import { connectionForm, type Output, toValues, typebotChanged, typebotIncomplet
 import { ApiTokenSection } from "./sections/ApiTokenSection";
 import { CallsSection } from "./sections/CallsSection";
 import { GeneralSection } from "./sections/GeneralSection";
+import { HealthSection } from "./sections/HealthSection";
 import { MessagesSection } from "./sections/MessagesSection";
 import { TypebotSection } from "./sections/TypebotSection";
 
@@ -109,6 +110,7 @@ export function ConnectionDialog({
       <GeneralSection form={form} current={current} showSimulator={showSimulator} />
       <MessagesSection form={form} />
       <CallsSection form={form} />
+      <HealthSection form={form} current={current} />
       <ApiTokenSection current={current} />
       <TypebotSection form={form} current={current} />
     </FormDialog>

@@ -1,4 +1,4 @@
-import { MSG, type Whatsapp, whatsappBody } from "@balcao/contract";
+import { DEFAULT_DAILY_CAP, MSG, type Whatsapp, whatsappBody } from "@balcao/contract";
 import type { UseFormReturn } from "react-hook-form";
 import { z } from "zod";
 
@@ -7,6 +7,7 @@ import { z } from "zod";
  * token is not a field: it is write-only, made by 'Gerar novo token' and shown once.
  */
 export const connectionForm = whatsappBody.omit({ token: true }).extend({
+  dailyCap: z.coerce.number<string | number>().int().min(1).max(100_000).optional(),
   typebot: z.object({
     enabled: z.boolean(),
     baseUrl: z.string().trim().max(500, MSG.tooLong),
@@ -34,6 +35,9 @@ export const toValues = (w?: Whatsapp | null): Values => ({
   acceptCalls: w?.acceptCalls ?? true,
   callRefuseMessage: w?.callRefuseMessage ?? "",
   selfService: w?.selfService ?? "off",
+  backupWhatsappId: w?.backupWhatsappId ?? null,
+  dailyCap: w?.dailyCap ?? DEFAULT_DAILY_CAP,
+  warmupEnabled: w?.warmupEnabled ?? true,
   typebot: {
     enabled: w?.typebot.enabled ?? false,
     baseUrl: w?.typebot.baseUrl ?? "",

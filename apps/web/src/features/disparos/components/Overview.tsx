@@ -140,6 +140,11 @@ export function ConnectionsPanel({
                 {t("disparos.connections.failures")}
               </Typography>
             )}
+            {c.pausedReason === "saúde" && (
+              <Typography variant="body2" color="error" sx={{ mt: 0.5 }}>
+                {t("disparos.connections.healthPaused")}
+              </Typography>
+            )}
           </Paper>
         ))}
       </Box>

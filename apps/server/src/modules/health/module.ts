@@ -1,0 +1,63 @@
+import type { DbOrTx } from "../../db/client.js";
+import { wakeJob } from "../disparos/deps.js";
+import { publishChange } from "../disparos/listing.js";
+import type { ModuleHost } from "../module.js";
+import type { OutboxSender } from "../outbox/sender.js";
+import { HealthGate } from "./gate.js";
+import { sendAlertMail } from "./mail.js";
+import { type HealthDeps, healthRoutes } from "./routes.js";
+import * as service from "./service.js";
+
+/**
+ * Number health: the sender's gate (pause, daily cap, warm-up), the follow-ups of a number going
+ * down, coming up or being paused (its unsolicited work moves to the backup), the admins' alert
+ * e-mail, the minute's sweep (reroutes missed, refusals counted) and the routes.
+ */
+
+export const SWEEP_JOB = "health.sweep";
+export const CLEANUP_JOB = "health.cleanup";
+
+export function register(host: ModuleHost, sender: OutboxSender): HealthDeps {
+  const { ctx, conv, jobs, clock } = host;
+  sender.setGate(new HealthGate(ctx));
+
+  const reroute = async (whatsappId: number) => {
+    const { moved } = await service.rerouteFrom(ctx, whatsappId, clock.now());
+    jobs.wake();
+    if (moved) await publishChange(ctx, "update");
+  };
+
+  ctx.events.on("whatsapp.health", async (p) => {
+    if (p.left || p.alert) await reroute(p.whatsappId);
+    if (p.joined) {
+      // resumed or back: its queued rows may go; numbers it backs up may hand it their work
+      conv.outbox.wake(p.whatsappId);
+      for (const primary of await service.primariesOf(ctx.db, p.whatsappId)) await reroute(primary);
+    }
+  });
+  // a backup named, a cap raised: look again
+  ctx.events.on("whatsapp.saved", async ({ whatsapp }) => {
+    conv.outbox.wake(whatsapp.id);
+    await reroute(whatsapp.id);
+  });
+
+  jobs.register(service.ALERT_MAIL_JOB, (p: { whatsappId: number; reason: string }) => sendAlertMail(ctx, p));
+  jobs.every(SWEEP_JOB, 60_000, async () => {
+    for (const id of await service.withBackup(ctx.db)) await reroute(id);
+    for (const id of await service.unpaused(ctx.db)) await service.checkBlocks(ctx, id);
+  });
+  jobs.every(CLEANUP_JOB, 24 * 3600_000, () => service.cleanup(ctx.db, clock.now()));
+
+  const deps: HealthDeps = {
+    ctx,
+    async resume(whatsappId) {
+      const health = await service.resumeNumber(ctx, whatsappId, async (tx: DbOrTx) => {
+        await wakeJob(tx, whatsappId, clock.now());
+      });
+      jobs.wake();
+      return health;
+    },
+  };
+  host.routes(healthRoutes(deps, host.guard));
+  return deps;
+}
