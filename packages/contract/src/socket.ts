@@ -3,6 +3,7 @@ import type { TicketStatus, ConnectionStatus } from "./entities.js";
 import type { DisparosUpdate } from "./disparos.js";
 import type { ContractEvent } from "./contracts.js";
 import type { ScheduleUpdate } from "./schedules.js";
+import type { IncidentUpdate } from "./incidents.js";
 
 /** Socket events the server emits and their payloads (core §4, document 001 §4). */
 export interface ServerToClientEvents {
@@ -38,6 +39,8 @@ export interface ServerToClientEvents {
   contract: (p: ContractEvent) => void;
   /** a schedule was created, changed status or was deleted (the dialog and the screen update) */
   schedule: (p: ScheduleUpdate) => void;
+  /** an incident was opened, changed or closed (every signed-in user: the outage banner) */
+  incident: (p: IncidentUpdate) => void;
   /** chat entries changed (every signed-in user: agents' tickets are answered from them) */
   "chatbot:update": (p: { action: "create" | "update"; chatEntry: ChatEntry } | { action: "delete"; id: number }) => void;
   /** audio entries changed (every signed-in user: agents send them from the message input) */

@@ -87,6 +87,7 @@ export function bridgeCrudEvents(ctx: AppContext, io: RealtimeServer) {
   // logout, password or profile change: the user's sockets close (a new sign-in opens new ones)
   events.on("user.sessionsEnded", (p) => io.in(ROOM.user(p.userId)).disconnectSockets(true));
   events.on("queue.saved", (p) => all().emit("queue", p));
+  events.on("incident.changed", (p) => all().emit("incident", p));
   events.on("queue.deleted", (p) => all().emit("queue", { action: "delete", queueId: p.queueId }));
   events.on("quickAnswer.saved", (p) => all().emit("quickAnswer", p));
   events.on("chatbot.changed", (p) => all().emit("chatbot:update", p));
