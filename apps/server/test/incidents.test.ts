@@ -171,7 +171,9 @@ describe("outage mode", () => {
     const customers = numbers(3);
     for (const n of customers) await sim.session.customerSend({ number: n, body: "caiu" });
     await drain();
-    const closed = await api(t, t.adminToken, "POST", `/incidents/${opened.body.id}/close`, { message: "Normalizado! {{title}} resolvida." });
+    const closed = await api(t, t.adminToken, "POST", `/incidents/${opened.body.id}/close`, {
+      message: "Normalizado! {{title}} resolvida.",
+    });
     expect(closed.body.closeMessage).toBe("Normalizado! Queda de energia resolvida.");
     const sent = async () => [...(await received(sim)).values()].flat().filter((b) => b === closed.body.closeMessage).length;
     await drain();
@@ -206,7 +208,10 @@ describe("queue position and expected wait", () => {
     const positions = async () => {
       const res = await api(t, agentF.token, "GET", `/tickets?status=pending&queueIds=${queue}`);
       return Object.fromEntries(
-        (res.body.tickets as { contact: { number: string }; queuePosition: number | null }[]).map((tk) => [tk.contact.number, tk.queuePosition]),
+        (res.body.tickets as { contact: { number: string }; queuePosition: number | null }[]).map((tk) => [
+          tk.contact.number,
+          tk.queuePosition,
+        ]),
       );
     };
     expect(await positions()).toEqual({ [a]: 1, [b]: 2, [c]: 3 });

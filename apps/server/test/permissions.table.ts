@@ -73,7 +73,10 @@ export const PERMISSIONS: Record<string, Row> = {
   // incidents (outage mode, issue 32 §1): everyone reads them (the banner); admins and supervisors open, change and close
   "GET /incidents": { expect: SIGNED_IN },
   "GET /incidents/{id}": { expect: SIGNED_IN },
-  "POST /incidents": { expect: SUPERVISORS, body: (f) => ({ title: `Queda ${f.seq()}`, message: "Estamos com instabilidade na sua região." }) },
+  "POST /incidents": {
+    expect: SUPERVISORS,
+    body: (f) => ({ title: `Queda ${f.seq()}`, message: "Estamos com instabilidade na sua região." }),
+  },
   "PUT /incidents/{id}": { expect: SUPERVISORS, body: () => ({ area: "Centro" }) },
   "POST /incidents/{id}/close": { expect: SUPERVISORS, body: () => ({}) },
 

@@ -17,8 +17,10 @@ export function incidentRoutes(deps: service.IncidentDeps, guard: Guards): Fasti
   const { ctx } = deps.conv;
   return async (app) => {
     const tags = ["incidents"];
-    app.get("/incidents", { preHandler: guard.user, schema: { tags, querystring: incidentsQuery, response: { 200: incidentsAnswer } } }, (req) =>
-      service.listIncidents(ctx.db, req.query.status),
+    app.get(
+      "/incidents",
+      { preHandler: guard.user, schema: { tags, querystring: incidentsQuery, response: { 200: incidentsAnswer } } },
+      (req) => service.listIncidents(ctx.db, req.query.status),
     );
     app.get("/incidents/:id", { preHandler: guard.user, schema: { tags, params: idParam, response: { 200: incidentSchema } } }, (req) =>
       service.getIncident(ctx.db, req.params.id),

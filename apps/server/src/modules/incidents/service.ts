@@ -166,7 +166,9 @@ export async function closeIncident(deps: IncidentDeps, user: SessionUser, id: n
   const { ctx } = deps.conv;
   const now = deps.clock.now();
   await ctx.db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ status: string; title: string }>(sql`select status, title from incidents where id = ${id} for update`);
+    const { rows } = await tx.execute<{ status: string; title: string }>(
+      sql`select status, title from incidents where id = ${id} for update`,
+    );
     const row = rows[0];
     if (!row) throw new AppError("ERR_NO_INCIDENT_FOUND");
     if (row.status !== "open") throw new AppError("ERR_INCIDENT_CLOSED");
@@ -268,7 +270,9 @@ export async function linkMaintenance(conv: ConvDeps, ticket: Ticket): Promise<n
     );
     const incident = rows[0];
     if (!incident) return undefined;
-    await tx.execute(sql`insert into incident_tickets (incident_id, ticket_id) values (${incident.id}, ${ticket.id}) on conflict do nothing`);
+    await tx.execute(
+      sql`insert into incident_tickets (incident_id, ticket_id) values (${incident.id}, ${ticket.id}) on conflict do nothing`,
+    );
     const { rows: fresh } = await tx.execute(sql`
       insert into incident_contacts (incident_id, contact_id, whatsapp_id, ticket_id, via)
       values (${incident.id}, ${ticket.contactId}, ${whatsappId}, ${ticket.id}, 'sgp')
@@ -309,7 +313,9 @@ export async function runNotify(deps: IncidentDeps, whatsappId: number, jobId: n
     await tx.execute(sql`update jobs set singleton_key = null where id = ${jobId} and singleton_key is not null`);
     const { rows: conn } = await tx.execute<{ status: string }>(sql`select status from whatsapps where id = ${whatsappId}`);
     if (!conn[0]) {
-      await tx.execute(sql`update incident_contacts set normal_state = 'skipped' where whatsapp_id = ${whatsappId} and normal_state = 'pending'`);
+      await tx.execute(
+        sql`update incident_contacts set normal_state = 'skipped' where whatsapp_id = ${whatsappId} and normal_state = 'pending'`,
+      );
       return undefined;
     }
     const cfg = await lockSettings(tx, whatsappId);
@@ -402,7 +408,9 @@ export async function runCloseTickets(deps: IncidentDeps, p: { incidentId: numbe
         transitionTicket(
           tx,
           Number(r.ticket_id),
-          u ? { kind: "user", id: Number(u.id), profile: u.profile, queueIds: queueRows.map((q) => Number(q.queue_id)) } : { kind: "system" },
+          u
+            ? { kind: "user", id: Number(u.id), profile: u.profile, queueIds: queueRows.map((q) => Number(q.queue_id)) }
+            : { kind: "system" },
           u ? { type: "finish" } : { type: "autoClose" },
         ),
       );

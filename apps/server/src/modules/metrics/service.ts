@@ -288,7 +288,13 @@ export async function computeMetrics(deps: MetricsDeps, q: MetricsQuery): Promis
 
 /** Incidents open at some time in the period, with the tickets linked to each (of the queue / agent filtered). */
 async function ticketsPerIncident(db: DbOrTx, p: Period, q: MetricsQuery): Promise<NonNullable<Metrics["incidents"]>> {
-  const { rows } = await db.execute<{ id: number; title: string; status: "open" | "closed"; created_at: Date | string; tickets: number | string }>(sql`
+  const { rows } = await db.execute<{
+    id: number;
+    title: string;
+    status: "open" | "closed";
+    created_at: Date | string;
+    tickets: number | string;
+  }>(sql`
     select i.id, i.title, i.status, i.created_at,
            (select count(*) from incident_tickets it join tickets t on t.id = it.ticket_id
             where it.incident_id = i.id ${q.queueId ? sql`and t.queue_id = ${q.queueId}` : sql``}
@@ -296,7 +302,13 @@ async function ticketsPerIncident(db: DbOrTx, p: Period, q: MetricsQuery): Promi
     from incidents i
     where i.created_at < ${p.to} and (i.closed_at is null or i.closed_at >= ${p.from})
     order by i.created_at desc limit 50`);
-  return rows.map((r) => ({ id: Number(r.id), title: r.title, status: r.status, createdAt: new Date(r.created_at).toISOString(), tickets: Number(r.tickets) }));
+  return rows.map((r) => ({
+    id: Number(r.id),
+    title: r.title,
+    status: r.status,
+    createdAt: new Date(r.created_at).toISOString(),
+    tickets: Number(r.tickets),
+  }));
 }
 
 /**

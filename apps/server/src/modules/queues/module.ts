@@ -18,7 +18,8 @@ export function register(host: ModuleHost): void {
   const fail = (err: unknown) => ctx.log.error({ err }, "queueing a position notice failed");
   ctx.events.on("ticket.updated", ({ ticket, previous, created }) => {
     if (!isWaiting(ticket)) return;
-    const entered = created || !previous || previous.queueId !== ticket.queueId || previous.status !== "pending" || previous.userId !== null;
+    const entered =
+      created || !previous || previous.queueId !== ticket.queueId || previous.status !== "pending" || previous.userId !== null;
     if (entered) queue(ticket).catch(fail);
   });
   ctx.events.on("message.created", ({ message, ticket }) => {

@@ -17,7 +17,8 @@ import { enqueueMessage } from "../outbox/enqueue.js";
 export const POSITION_JOB = "queues.position";
 const WINDOW_DAYS = 7;
 
-const waiting = (t: string) => sql.raw(`${t}.status = 'pending' and ${t}.user_id is null and ${t}.queue_id is not null and not ${t}.is_group`);
+const waiting = (t: string) =>
+  sql.raw(`${t}.status = 'pending' and ${t}.user_id is null and ${t}.queue_id is not null and not ${t}.is_group`);
 
 /** Positions of the waiting tickets among `ids` (the others are absent). */
 export async function queuePositions(db: DbOrTx, ids: number[]): Promise<Map<number, number>> {
@@ -53,7 +54,11 @@ export function expectedMinutes(medianSecs: number | null, position: number): nu
 
 /** The customer's text. */
 export function positionText(position: number, queue: string, minutes: number | null): string {
-  return fillIncidentText(minutes === null ? QUEUE_POSITION_TEXT_NO_ESTIMATE : QUEUE_POSITION_TEXT, { position, queue, minutes: minutes ?? "" });
+  return fillIncidentText(minutes === null ? QUEUE_POSITION_TEXT_NO_ESTIMATE : QUEUE_POSITION_TEXT, {
+    position,
+    queue,
+    minutes: minutes ?? "",
+  });
 }
 
 /** Whether a ticket's queue tells positions (a cheap look before queueing the job). */

@@ -99,7 +99,10 @@ async function withListFields(db: AppContext["db"], page: Ticket[]): Promise<Tic
   if (!page.length) return page;
   const ids = page.map((t) => t.id);
   const [positions, links] = await Promise.all([
-    queuePositions(db, ids.filter((_, i) => page[i].status === "pending" && page[i].userId === null && page[i].queueId !== null)),
+    queuePositions(
+      db,
+      ids.filter((_, i) => page[i].status === "pending" && page[i].userId === null && page[i].queueId !== null),
+    ),
     db.execute<{ ticket_id: number; incident_id: number }>(
       sql`select ticket_id, incident_id from incident_tickets where ticket_id in (${sql.join(
         ids.map((id) => sql`${id}`),
