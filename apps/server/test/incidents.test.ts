@@ -161,7 +161,7 @@ describe("outage mode", () => {
     phones = await received(sim);
     expect(count(phones.get(late), notice)).toBe(0);
     expect((await api(t, t.adminToken, "GET", `/incidents/${id}`)).body.ticketCount).toBe(200);
-  }, 180_000);
+  }, 400_000);
 
   it("'normalizado' goes at the connection's unsolicited pace, one customer at a time", async () => {
     const queue = await createQueue(t, "Fila do ritmo");

@@ -23,6 +23,7 @@ import type { ConvDeps, Queued } from "../outbox/deps.js";
 import { enqueueMessage } from "../outbox/enqueue.js";
 import { timeZoneOf } from "../settings/service.js";
 import { afterTransition, transitionTicket } from "../tickets/apply-transition.js";
+import { findTicket } from "../tickets/queries.js";
 
 /**
  * Outage mode (issue 32 §1). Every rule is a row, so it holds with several processes:
@@ -218,14 +219,14 @@ export async function noticeOpenIncidents(conv: ConvDeps, message: Message, tick
     const { rows: open } = await tx.execute<{ id: number; message: string }>(
       sql`select id, message from incidents where status = 'open' order by id for share`,
     );
-    if (!open.length) return [] as Queued[];
+    if (!open.length) return { queued: [] as Queued[], linked: false };
     const ids = sql.join(
       open.map((o) => sql`${o.id}`),
       sql`, `,
     );
-    await tx.execute(sql`
+    const { rows: linked } = await tx.execute(sql`
       insert into incident_tickets (incident_id, ticket_id) select id, ${ticket.id} from incidents where id in (${ids})
-      on conflict do nothing`);
+      on conflict do nothing returning incident_id`);
     const { rows: fresh } = await tx.execute<{ incident_id: number }>(sql`
       insert into incident_contacts (incident_id, contact_id, whatsapp_id, ticket_id)
       select id, ${ticket.contactId}, ${whatsappId}, ${ticket.id} from incidents where id in (${ids})
@@ -245,9 +246,20 @@ export async function noticeOpenIncidents(conv: ConvDeps, message: Message, tick
         update incident_contacts set notice_message_id = ${q.id} where incident_id = ${f.incident_id} and contact_id = ${ticket.contactId}`);
       out.push({ id: q.id, whatsappId: q.whatsappId });
     }
-    return out;
+    return { queued: out, linked: linked.length > 0 };
   });
-  await conv.outbox.committed(queued);
+  if (queued.linked) await publishLinked(ctx, ticket.id);
+  await conv.outbox.committed(queued.queued);
+}
+
+/** A ticket newly grouped under an incident: its lists hear it (the ticket carries its incidents). */
+async function publishLinked(ctx: AppContext, ticketId: number): Promise<void> {
+  const fresh = await findTicket(ctx.db, ticketId);
+  if (fresh)
+    ctx.events.publish("ticket.updated", {
+      ticket: fresh,
+      previous: { status: fresh.status, queueId: fresh.queueId, userId: fresh.userId },
+    });
 }
 
 export async function hasOpenIncident(db: DbOrTx): Promise<boolean> {
@@ -270,8 +282,8 @@ export async function linkMaintenance(conv: ConvDeps, ticket: Ticket): Promise<n
     );
     const incident = rows[0];
     if (!incident) return undefined;
-    await tx.execute(
-      sql`insert into incident_tickets (incident_id, ticket_id) values (${incident.id}, ${ticket.id}) on conflict do nothing`,
+    const { rows: linked } = await tx.execute(
+      sql`insert into incident_tickets (incident_id, ticket_id) values (${incident.id}, ${ticket.id}) on conflict do nothing returning ticket_id`,
     );
     const { rows: fresh } = await tx.execute(sql`
       insert into incident_contacts (incident_id, contact_id, whatsapp_id, ticket_id, via)
@@ -291,9 +303,10 @@ export async function linkMaintenance(conv: ConvDeps, ticket: Ticket): Promise<n
       );
       queued.push({ id: q.id, whatsappId: q.whatsappId });
     }
-    return { id: Number(incident.id), queued };
+    return { id: Number(incident.id), queued, linked: linked.length > 0 };
   });
   if (!result) return undefined;
+  if (result.linked) await publishLinked(ctx, ticket.id);
   await conv.outbox.committed(result.queued);
   return result.id;
 }

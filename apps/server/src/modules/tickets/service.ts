@@ -9,7 +9,6 @@ import { defaultWhatsappId } from "../connections/service.js";
 import { assertContactAccess } from "../contacts/service.js";
 import { verifyOnWhatsapp } from "../contacts/whatsapp.js";
 import { timeZoneOf } from "../settings/service.js";
-import { queuePositions } from "../queues/position.js";
 import type { ConvDeps } from "../outbox/deps.js";
 import { canSee, hydrate, liveTicketOf, loadTicket, loadTickets, ticketFor, visibleTo } from "./queries.js";
 import { afterTransition, transitionTicket, writeHistory } from "./apply-transition.js";
@@ -76,7 +75,7 @@ export async function listTickets(ctx: AppContext, user: SessionUser, q: Tickets
     ids = ids.slice(0, q.rowsPerPage);
     const byId = new Map((await loadTickets(db, ids)).map((t) => [t.id, t]));
     const page = ids.map((id) => byId.get(id)).filter((t): t is Ticket => !!t);
-    return { tickets: await withListFields(db, page), count: offset + page.length + (hasMore ? 1 : 0), hasMore };
+    return { tickets: page, count: offset + page.length + (hasMore ? 1 : 0), hasMore };
   }
   // lists: the page's ids walk their index inside the hydrating query (one round trip), the count beside it
   const pageIds = db
@@ -91,28 +90,7 @@ export async function listTickets(ctx: AppContext, user: SessionUser, q: Tickets
     db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(where),
   ]);
   const hasMore = rows.length > q.rowsPerPage;
-  return { tickets: await withListFields(db, rows.slice(0, q.rowsPerPage)), count: n, hasMore };
-}
-
-/** What the list shows beside a ticket (issue 32): a waiting ticket's queue position, the incidents it is linked to. */
-async function withListFields(db: AppContext["db"], page: Ticket[]): Promise<Ticket[]> {
-  if (!page.length) return page;
-  const ids = page.map((t) => t.id);
-  const [positions, links] = await Promise.all([
-    queuePositions(
-      db,
-      ids.filter((_, i) => page[i].status === "pending" && page[i].userId === null && page[i].queueId !== null),
-    ),
-    db.execute<{ ticket_id: number; incident_id: number }>(
-      sql`select ticket_id, incident_id from incident_tickets where ticket_id in (${sql.join(
-        ids.map((id) => sql`${id}`),
-        sql`, `,
-      )}) order by incident_id`,
-    ),
-  ]);
-  const incidents = new Map<number, number[]>();
-  for (const l of links.rows) incidents.set(Number(l.ticket_id), [...(incidents.get(Number(l.ticket_id)) ?? []), Number(l.incident_id)]);
-  return page.map((t) => ({ ...t, queuePosition: positions.get(t.id) ?? null, incidentIds: incidents.get(t.id) ?? [] }));
+  return { tickets: rows.slice(0, q.rowsPerPage), count: n, hasMore };
 }
 
 /** Up to `need` ids of matching tickets, newest first (see SEARCH_WINDOW). */

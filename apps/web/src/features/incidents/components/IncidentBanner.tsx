@@ -36,9 +36,31 @@ export function IncidentBanner({ canManage }: { canManage: boolean }) {
           variant="filled"
           icon={<ReportProblemIcon />}
           square
-          sx={{ py: 0.25, px: { xs: 1.5, sm: 2 }, alignItems: "center", "& .MuiAlert-message": { minWidth: 0, flex: 1 } }}
+          sx={{
+            py: 0.25,
+            px: { xs: 1.5, sm: 2 },
+            alignItems: "center",
+            flexWrap: { xs: "wrap", sm: "nowrap" },
+            "& .MuiAlert-message": { minWidth: 0, flex: 1, py: { xs: 0.75, sm: 1 } },
+            // on a phone the buttons go under the text, which keeps the whole width
+            "& .MuiAlert-action": {
+              ml: { xs: 0, sm: "auto" },
+              pl: { xs: 0, sm: 2 },
+              pt: 0,
+              pb: { xs: 1, sm: 0 },
+              width: { xs: "100%", sm: "auto" },
+            },
+          }}
           action={
-            <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", justifyContent: "flex-end" }}>
+            <Box
+              sx={{
+                display: "flex",
+                gap: 1,
+                flexWrap: "wrap",
+                justifyContent: { xs: "flex-start", sm: "flex-end" },
+                pl: { xs: 4.5, sm: 0 },
+              }}
+            >
               <Button color="inherit" size="small" variant="outlined" onClick={() => navigate(`/tickets?incident=${incident.id}`)}>
                 {t("incidents.seeTickets")}
               </Button>

@@ -111,8 +111,20 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected, o
                 size="small"
                 color="warning"
                 icon={<ReportProblemIcon />}
-                label={t("tickets.incident")}
-                sx={{ height: 20, fontSize: 11, flexShrink: 0, "& .MuiChip-icon": { fontSize: 14 } }}
+                label={
+                  <Box component="span" sx={{ display: { xs: "none", sm: "inline" } }}>
+                    {t("tickets.incident")}
+                  </Box>
+                }
+                title={t("tickets.incident")}
+                aria-label={t("tickets.incident")}
+                sx={{
+                  height: 20,
+                  fontSize: 11,
+                  flexShrink: 0,
+                  "& .MuiChip-icon": { fontSize: 14, mr: { xs: -0.75, sm: 0 } },
+                  "& .MuiChip-label": { px: { xs: 0.5, sm: 1 } },
+                }}
                 data-testid="ticket-incident"
               />
             )}

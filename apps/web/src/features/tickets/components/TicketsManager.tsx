@@ -199,7 +199,7 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
               params.delete("incident");
               setParams(params);
             }}
-            sx={{ maxWidth: "100%" }}
+            sx={{ maxWidth: "100%", height: "auto", py: 0.5, "& .MuiChip-label": { whiteSpace: "normal", overflowWrap: "anywhere" } }}
             data-testid="incident-filter"
           />
         </Box>
