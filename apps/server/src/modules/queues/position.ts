@@ -93,7 +93,7 @@ export async function runPositionNotice(conv: ConvDeps, clock: Clock, ticketId: 
       where t.id = ${ticketId}
       for update of t`);
     const r = rows[0];
-    if (!r || !r.is_waiting || !r.enabled || r.whatsapp_id === null) return undefined;
+    if (!r?.is_waiting || !r.enabled || r.whatsapp_id === null) return undefined;
     const at = new Date(now).toISOString();
     const { rows: claimed } = await tx.execute(sql`
       insert into queue_position_notices (ticket_id, told_at) values (${ticketId}, ${at}::timestamptz)
