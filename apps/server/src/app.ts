@@ -57,6 +57,8 @@ import { contactRoutes } from "./modules/contacts/routes.js";
 import * as contractsModule from "./modules/contracts/module.js";
 import type { ContractDeps } from "./modules/contracts/service.js";
 import * as disparosModule from "./modules/disparos/module.js";
+import * as incidentsModule from "./modules/incidents/module.js";
+import * as queuesModule from "./modules/queues/module.js";
 import * as messages from "./modules/messages/module.js";
 import * as schedulesModule from "./modules/schedules/module.js";
 import type { ModuleHost } from "./modules/module.js";
@@ -311,6 +313,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   // disparos: one send job per connection, paced; the outbox's outcomes move the rows on
   const disparoDeps = disparosModule.register(host);
+  // outage mode (incidents): routes, the "normalizado" job at the unsolicited pace; the queue position notice
+  incidentsModule.register(host);
+  queuesModule.register(host);
 
   // the billing system (SGP / MK-AUTH) of the integration settings: one live adapter, its breaker and cache
   const billing = new BillingRegistry(clock, { allow: config.allowedPrivateHosts, ...opts.billingHttp });

@@ -70,6 +70,16 @@ export const PERMISSIONS: Record<string, Row> = {
   "PUT /users/{id}": { expect: { anon: 401, own: "ok", other: 403, superv: 403, admin: "ok" }, body: () => ({ name: "Nome Trocado" }) },
   "DELETE /users/{id}": { expect: ADMINS, fresh: "user" },
 
+  // incidents (outage mode, issue 32 §1): everyone reads them (the banner); admins and supervisors open, change and close
+  "GET /incidents": { expect: SIGNED_IN },
+  "GET /incidents/{id}": { expect: SIGNED_IN },
+  "POST /incidents": {
+    expect: SUPERVISORS,
+    body: (f) => ({ title: `Queda ${f.seq()}`, message: "Estamos com instabilidade na sua região." }),
+  },
+  "PUT /incidents/{id}": { expect: SUPERVISORS, body: () => ({ area: "Centro" }) },
+  "POST /incidents/{id}/close": { expect: SUPERVISORS, body: () => ({}) },
+
   // queues
   "GET /queue": { expect: SIGNED_IN },
   "POST /queue": { expect: ADMINS, body: (f) => ({ name: `Fila ${f.seq()}`, color: `#${(0x100000 + f.seq()).toString(16)}` }) },

@@ -73,6 +73,7 @@ const queueFields = z.object({
   name: requiredText(2, 50, MSG.obrigatorio),
   color: requiredText(3, 9, MSG.obrigatorio),
   greetingMessage: z.string().max(30000, MSG.tooLong),
+  positionNotice: z.object({ enabled: z.boolean(), everyMinutes: z.number().int().min(1).max(1440) }).optional(),
 });
 export const queueBody = queueFields.extend({ greetingMessage: queueFields.shape.greetingMessage.default("") });
 export type QueueBody = z.input<typeof queueBody>;
@@ -257,6 +258,8 @@ export const ticketsQuery = z.object({
   withUnreadMessages: queryBool.default(false),
   isGroup: queryBool.optional(),
   userId: idText.optional(),
+  /** the tickets linked to an incident (issue 32 §1) */
+  incidentId: idText.optional(),
 });
 export type TicketsQuery = z.input<typeof ticketsQuery>;
 export const ticketsAnswer = z.object({ tickets: z.array(ticketSchema), count: z.number(), hasMore: z.boolean() });

@@ -27,6 +27,8 @@ export type QueueSummary = z.infer<typeof queueSummarySchema>;
 
 export const queueSchema = queueSummarySchema.extend({
   greetingMessage: z.string(),
+  /** the waiting customer's position notice (issue 32 §2): off by default */
+  positionNotice: z.object({ enabled: z.boolean(), everyMinutes: z.number() }).optional(),
   createdAt: isoDate,
   updatedAt: isoDate,
 });
@@ -173,6 +175,10 @@ export const ticketSchema = z.object({
   tags: z.array(tagSchema),
   createdAt: isoDate,
   updatedAt: isoDate,
+  /** in the tickets list: a waiting ticket's place in its queue (1 = next), null otherwise */
+  queuePosition: z.number().nullable().optional(),
+  /** in the tickets list: the incidents the ticket is linked to */
+  incidentIds: z.array(z.number()).optional(),
 });
 export type Ticket = z.infer<typeof ticketSchema>;
 

@@ -29,6 +29,9 @@ export const ERROR_STATUS = {
   ERR_NO_CHATBOT_FOUND: 404,
   ERR_NO_AUDIOBOT_FOUND: 404,
   ERR_NOT_FOUND: 404,
+  ERR_NO_INCIDENT_FOUND: 404,
+  /** closing or changing an incident that is already closed */
+  ERR_INCIDENT_CLOSED: 409,
   ERR_CREATING_MESSAGE: 500,
   ERR_CREATING_TICKET: 500,
   ERR_FETCH_WAPP_MSG: 404,

@@ -17,3 +17,4 @@ export * from "./billing.js";
 export * from "./ai.js";
 export * from "./operations.js";
 export * from "./health.js";
+export * from "./incidents.js";

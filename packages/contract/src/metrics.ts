@@ -99,5 +99,9 @@ export const metricsAnswer = z.object({
     ),
     agents: z.array(z.object({ userId: z.number(), name: z.string(), openTickets: z.number() })),
   }),
+  /** incidents open during the period (issue 32 §1): the tickets linked to each (in the queue filter when one is given) */
+  incidents: z
+    .array(z.object({ id: z.number(), title: z.string(), status: z.enum(["open", "closed"]), createdAt: z.string(), tickets: z.number() }))
+    .optional(),
 });
 export type Metrics = z.infer<typeof metricsAnswer>;

@@ -4,6 +4,7 @@ import type { DisparosUpdate } from "./disparos.js";
 import type { ContractEvent } from "./contracts.js";
 import type { ScheduleUpdate } from "./schedules.js";
 import type { WhatsappHealthEvent } from "./health.js";
+import type { IncidentUpdate } from "./incidents.js";
 
 /** Socket events the server emits and their payloads (core §4, document 001 §4). */
 export interface ServerToClientEvents {
@@ -41,6 +42,8 @@ export interface ServerToClientEvents {
   schedule: (p: ScheduleUpdate) => void;
   /** admins: a number's health changed (sends, failures, a pause after a ban signal: `alert`) */
   whatsappHealth: (p: WhatsappHealthEvent) => void;
+  /** an incident was opened, changed or closed (every signed-in user: the outage banner) */
+  incident: (p: IncidentUpdate) => void;
   /** chat entries changed (every signed-in user: agents' tickets are answered from them) */
   "chatbot:update": (p: { action: "create" | "update"; chatEntry: ChatEntry } | { action: "delete"; id: number }) => void;
   /** audio entries changed (every signed-in user: agents send them from the message input) */

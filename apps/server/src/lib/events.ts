@@ -14,6 +14,7 @@ import type {
   ChatEntry,
   AudioEntry,
   WhatsappHealthEvent,
+  IncidentUpdate,
 } from "@balcao/contract";
 
 /**
@@ -79,6 +80,8 @@ export interface DomainEvents {
     routing: { ticketId: number | null; queueId: number | null; userId: number | null };
   };
   "chatbot.changed": { action: "create" | "update"; chatEntry: ChatEntry } | { action: "delete"; id: number };
+  /** an incident was opened, changed or closed (issue 32 §1: every signed-in user hears it, the banner) */
+  "incident.changed": IncidentUpdate;
   "audiobot.changed": { action: "create" | "update"; audioEntry: AudioEntry } | { action: "delete"; id: number };
 }
 

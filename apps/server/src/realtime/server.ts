@@ -104,6 +104,7 @@ export function bridgeCrudEvents(ctx: AppContext, io: RealtimeServer) {
   // logout, password or profile change: the user's sockets close on every process (a new sign-in opens new ones)
   on("user.sessionsEnded", (p) => io.local.in(ROOM.user(p.userId)).disconnectSockets(true));
   on("queue.saved", (p) => all().emit("queue", p));
+  on("incident.changed", (p) => all().emit("incident", p));
   on("queue.deleted", (p) => all().emit("queue", { action: "delete", queueId: p.queueId }));
   on("quickAnswer.saved", (p) => all().emit("quickAnswer", p));
   on("chatbot.changed", (p) => all().emit("chatbot:update", p));

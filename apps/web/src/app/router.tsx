@@ -7,6 +7,7 @@ import { dashboardRoutes } from "../features/dashboard";
 import { contractsRoutes } from "../features/contracts";
 import { apiDocRoutes } from "../features/api-doc";
 import { disparosRoutes } from "../features/disparos";
+import { incidentsRoutes } from "../features/incidents";
 import { chatbotRoutes } from "../features/chatbot";
 import { placeholderRoutes } from "../features/placeholder";
 import { queuesRoutes } from "../features/queues";
@@ -31,6 +32,7 @@ const SCREENS: PageRoute[] = [
   ...settingsRoutes,
   ...contractsRoutes,
   ...schedulesRoutes,
+  ...incidentsRoutes,
   ...apiDocRoutes,
   ...chatbotRoutes,
   ...placeholderRoutes,

@@ -8,6 +8,7 @@ import { contactsMenu } from "../features/contacts";
 import { dashboardMenu } from "../features/dashboard";
 import { contractsMenu } from "../features/contracts";
 import { disparosMenu } from "../features/disparos";
+import { IncidentBanner, incidentsMenu } from "../features/incidents";
 import { chatbotMenu } from "../features/chatbot";
 import { queuesMenu } from "../features/queues";
 import { quickAnswersMenu } from "../features/quick-answers";
@@ -29,6 +30,7 @@ const MENU: MenuEntry[] = [
   disparosMenu,
   contractsMenu,
   schedulesMenu,
+  incidentsMenu,
   connectionsMenu,
   apiDocMenu,
   settingsMenu,
@@ -55,6 +57,7 @@ export default function Shell() {
       onLogout={() => void logout()}
       menu={shown.filter((e) => !e.admin)}
       adminMenu={admin ? shown.filter((e) => e.admin) : isSupervisor(user) ? shown.filter((e) => e.admin && e.supervisor) : []}
+      banner={<IncidentBanner canManage={admin || isSupervisor(user)} />}
       actions={
         <>
           <VolumeControl />

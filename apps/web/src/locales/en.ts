@@ -49,6 +49,7 @@ export const en: Messages = {
     disparos: "Broadcasts",
     contracts: "Contracts",
     schedules: "Schedules",
+    incidents: "Incidents",
     connections: "Connections",
     settings: "Settings",
     doc: "API docs",
@@ -172,6 +173,10 @@ export const en: Messages = {
       color: "Colour",
       pickColor: "Pick a colour",
       greeting: "Greeting message",
+      positionNotice: "Tell the queue position",
+      positionNoticeHelp:
+        "Customers waiting in this queue get their position and the expected wait on entering it and when they write again while waiting.",
+      positionEvery: "At most once every (minutes)",
     },
   },
   quickAnswers: {
@@ -234,6 +239,8 @@ export const en: Messages = {
     ERR_NO_CHATBOT_FOUND: "No chatbot answer found with this ID.",
     ERR_NO_AUDIOBOT_FOUND: "No audio clip found with this ID.",
     ERR_NOT_FOUND: "Not found.",
+    ERR_NO_INCIDENT_FOUND: "Incident not found.",
+    ERR_INCIDENT_CLOSED: "This incident is already closed.",
     ERR_CREATING_MESSAGE: "Error while creating the message in the database.",
     ERR_CREATING_TICKET: "Error while creating the ticket in the database.",
     ERR_FETCH_WAPP_MSG: "Error fetching the message from WhatsApp, maybe it is too old.",

@@ -50,6 +50,7 @@ export const es: Messages = {
     disparos: "Envíos masivos",
     contracts: "Contratos",
     schedules: "Agendamientos",
+    incidents: "Incidentes",
     connections: "Conexiones",
     settings: "Configuración",
     doc: "Documentación",
@@ -173,6 +174,10 @@ export const es: Messages = {
       color: "Color",
       pickColor: "Elegir color",
       greeting: "Mensaje de saludo",
+      positionNotice: "Avisar la posición en la cola",
+      positionNoticeHelp:
+        "Quien espera en este sector recibe su posición y el tiempo estimado al entrar en la cola y al escribir de nuevo mientras espera.",
+      positionEvery: "Como máximo una vez cada (minutos)",
     },
   },
   quickAnswers: {
@@ -235,6 +240,8 @@ export const es: Messages = {
     ERR_NO_CHATBOT_FOUND: "No se encontró ninguna respuesta del chatbot con este ID.",
     ERR_NO_AUDIOBOT_FOUND: "No se encontró ningún audio con este ID.",
     ERR_NOT_FOUND: "No encontrado.",
+    ERR_NO_INCIDENT_FOUND: "Incidente no encontrado.",
+    ERR_INCIDENT_CLOSED: "Este incidente ya fue cerrado.",
     ERR_CREATING_MESSAGE: "Error al crear el mensaje en la base de datos.",
     ERR_CREATING_TICKET: "Error al crear la atención en la base de datos.",
     ERR_FETCH_WAPP_MSG: "Error al obtener el mensaje de WhatsApp, tal vez sea muy antiguo.",

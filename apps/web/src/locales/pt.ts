@@ -49,6 +49,7 @@ export const pt = {
     disparos: "Disparos",
     contracts: "Contratos",
     schedules: "Agendamentos",
+    incidents: "Incidentes",
     connections: "Conexões",
     settings: "Configurações",
     doc: "Documentação",
@@ -173,6 +174,10 @@ export const pt = {
       color: "Cor",
       pickColor: "Escolher cor",
       greeting: "Mensagem de saudação",
+      positionNotice: "Avisar a posição na fila",
+      positionNoticeHelp:
+        "Quem espera neste setor recebe a posição e o tempo estimado ao entrar na fila e ao escrever de novo enquanto espera.",
+      positionEvery: "No máximo uma vez a cada (minutos)",
     },
   },
   quickAnswers: {
@@ -235,6 +240,8 @@ export const pt = {
     ERR_NO_CHATBOT_FOUND: "Nenhuma resposta do chatbot encontrada com este ID.",
     ERR_NO_AUDIOBOT_FOUND: "Nenhum áudio encontrado com este ID.",
     ERR_NOT_FOUND: "Não encontrado.",
+    ERR_NO_INCIDENT_FOUND: "Incidente não encontrado.",
+    ERR_INCIDENT_CLOSED: "Este incidente já foi encerrado.",
     ERR_CREATING_MESSAGE: "Erro ao criar mensagem no banco de dados.",
     ERR_CREATING_TICKET: "Erro ao criar atendimento no banco de dados.",
     ERR_FETCH_WAPP_MSG: "Erro ao buscar a mensagem no WhatsApp, talvez ela seja muito antiga.",

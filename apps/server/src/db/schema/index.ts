@@ -21,3 +21,4 @@ export * from "./bots.js";
 export * from "./ai.js";
 export * from "./cluster.js";
 export * from "./health.js";
+export * from "./incidents.js";

@@ -8,6 +8,7 @@ import { pixSettings } from "./compose.js";
 import type { BillingRegistry } from "./registry.js";
 import { type SelfServiceResult, type SelfServiceState, selfServiceTexts, stepSelfService } from "./self-service.js";
 import { enqueueReplies, linkTicket, recordAction, storeReplyMedia } from "./service.js";
+import { hasOpenIncident, linkMaintenance } from "../incidents/service.js";
 
 /**
  * One turn of the self-service bot for a bot step (issue 19): runs the state machine on what the
@@ -88,5 +89,30 @@ export async function runSelfServiceTurn(
     return enqueueReplies(tx, input.ticket, result.replies, stored, { source: "bot", userId: null });
   });
   await conv.outbox.committed(queued);
+  await maintenanceLink(conv, billing, input.ticket, input.state, result.state);
   return { state: result.state, handover: result.handover, messageIds: queued.map((q) => q.id) };
+}
+
+/**
+ * Outage mode (issue 32 §1): the self-service has just identified the customer's contract while an
+ * incident is open — when the billing system says the contract's connection is in maintenance
+ * (SGP `verificaacesso` 8/9), the customer and ticket are linked to the open incident. A failing
+ * lookup changes nothing (the customer is served as usual).
+ */
+async function maintenanceLink(
+  conv: ConvDeps,
+  billing: Awaited<ReturnType<BillingRegistry["get"]>>,
+  ticket: Ticket,
+  before: SelfServiceState | null,
+  after: SelfServiceState,
+): Promise<void> {
+  if (!after.contractId || after.contractId === before?.contractId || !after.document) return;
+  if (!(await hasOpenIncident(conv.ctx.db))) return;
+  try {
+    const contract = (await billing.findByDocument(after.document)).find((c) => c.id === after.contractId);
+    if (!contract || (await billing.connection(contract)).state !== "maintenance") return;
+    await linkMaintenance(conv, ticket);
+  } catch (err) {
+    conv.ctx.log.warn({ err, ticketId: ticket.id }, "the maintenance check of an identified contract failed");
+  }
 }

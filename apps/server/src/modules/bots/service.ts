@@ -7,6 +7,7 @@ import { findTicket } from "../tickets/queries.js";
 import { type BotDeps, type BotStep, SELF_SERVICE_JOB, type StepInput, TYPEBOT_JOB } from "./deps.js";
 import { type BotState, botState, pauseBots } from "./state.js";
 import { chatEntryStep } from "./steps/chat-entries.js";
+import { incidentStep } from "./steps/incident.js";
 import { queueMenuStep } from "./steps/menu.js";
 import { optOutStep } from "./steps/opt-out.js";
 import { selfServiceStep } from "./steps/self-service.js";
@@ -44,6 +45,7 @@ export function createBotSteps(deps: BotDeps) {
     if (message.fromMe && (message.source === "agent" || message.source === "phone")) await pauseBots(ctx.db, message.ticketId);
   });
   const steps: BotStep[] = [
+    incidentStep(deps),
     optOutStep(deps),
     humanTicket,
     chatEntryStep(deps),

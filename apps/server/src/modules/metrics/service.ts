@@ -267,12 +267,13 @@ export async function computeMetrics(deps: MetricsDeps, q: MetricsQuery): Promis
   const now = new Date(deps.clock.now());
   const timeZone = await timeZoneOf(ctx.db);
   const period = resolvePeriod(q, now, timeZone);
-  const [spec, times, byHour, live, server] = await Promise.all([
+  const [spec, times, byHour, live, server, incidents] = await Promise.all([
     specFigures(ctx.db, now, timeZone),
     responseTimes(ctx.db, period, q),
     ticketsByHour(ctx.db, period, q),
     deps.onlineUserIds().then((online) => rightNow(ctx.db, now, q, online)),
     serverMetrics(ctx.config.dataDir),
+    ticketsPerIncident(ctx.db, period, q),
   ]);
   return {
     ...spec,
@@ -281,7 +282,33 @@ export async function computeMetrics(deps: MetricsDeps, q: MetricsQuery): Promis
     ...times,
     ticketsByHour: byHour,
     now: live,
+    incidents,
   };
+}
+
+/** Incidents open at some time in the period, with the tickets linked to each (of the queue / agent filtered). */
+async function ticketsPerIncident(db: DbOrTx, p: Period, q: MetricsQuery): Promise<NonNullable<Metrics["incidents"]>> {
+  const { rows } = await db.execute<{
+    id: number;
+    title: string;
+    status: "open" | "closed";
+    created_at: Date | string;
+    tickets: number | string;
+  }>(sql`
+    select i.id, i.title, i.status, i.created_at,
+           (select count(*) from incident_tickets it join tickets t on t.id = it.ticket_id
+            where it.incident_id = i.id ${q.queueId ? sql`and t.queue_id = ${q.queueId}` : sql``}
+              ${q.userId ? sql`and t.user_id = ${q.userId}` : sql``}) as tickets
+    from incidents i
+    where i.created_at < ${p.to} and (i.closed_at is null or i.closed_at >= ${p.from})
+    order by i.created_at desc limit 50`);
+  return rows.map((r) => ({
+    id: Number(r.id),
+    title: r.title,
+    status: r.status,
+    createdAt: new Date(r.created_at).toISOString(),
+    tickets: Number(r.tickets),
+  }));
 }
 
 /**

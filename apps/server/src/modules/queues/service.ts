@@ -12,6 +12,7 @@ function toQueue(r: typeof queues.$inferSelect): Queue {
     name: r.name,
     color: r.color,
     greetingMessage: r.greetingMessage,
+    positionNotice: { enabled: r.positionNoticeEnabled, everyMinutes: r.positionNoticeMinutes },
     createdAt: iso(r.createdAt),
     updatedAt: iso(r.updatedAt),
   };
@@ -36,7 +37,15 @@ export async function getQueue(db: DbOrTx, id: number): Promise<Queue> {
 export async function createQueue(ctx: AppContext, input: QueueBody): Promise<Queue> {
   const [row] = await ctx.db
     .insert(queues)
-    .values({ name: input.name, color: input.color, greetingMessage: input.greetingMessage ?? "" })
+    .values({
+      name: input.name,
+      color: input.color,
+      greetingMessage: input.greetingMessage ?? "",
+      ...(input.positionNotice && {
+        positionNoticeEnabled: input.positionNotice.enabled,
+        positionNoticeMinutes: input.positionNotice.everyMinutes,
+      }),
+    })
     .returning()
     .catch(mapUnique);
   const queue = toQueue(row);
@@ -45,9 +54,14 @@ export async function createQueue(ctx: AppContext, input: QueueBody): Promise<Qu
 }
 
 export async function updateQueue(ctx: AppContext, id: number, input: Partial<QueueBody>): Promise<Queue> {
+  const { positionNotice, ...fields } = input;
   const [row] = await ctx.db
     .update(queues)
-    .set({ ...input, updatedAt: new Date() })
+    .set({
+      ...fields,
+      ...(positionNotice && { positionNoticeEnabled: positionNotice.enabled, positionNoticeMinutes: positionNotice.everyMinutes }),
+      updatedAt: new Date(),
+    })
     .where(eq(queues.id, id))
     .returning()
     .catch(mapUnique);

@@ -49,6 +49,9 @@ type HydrateRow = {
   queue_color: string | null;
   whatsapp_name: string | null;
   tags: Tag[] | string;
+  /** issue 32: the incidents the ticket is linked to, and a waiting ticket's place in its queue */
+  incident_ids?: number[] | string;
+  queue_position?: number | string | null;
 };
 
 /** Tickets by id (any order) with everything a Ticket shows, in one plain query mapped by hand (the hot path of every list). */
@@ -72,7 +75,12 @@ export async function hydrate(db: DbOrTx, filter: SQL, order?: SQL): Promise<Tic
            c.name as c_name, c.number as c_number, c.lid as c_lid, c.email as c_email, c.profile_pic_url as c_pic, c.is_group as c_is_group,
            u.name as user_name, q.name as queue_name, q.color as queue_color, w.name as whatsapp_name,
            coalesce((select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
-                     from ticket_tags tt join tags tg on tg.id = tt.tag_id where tt.ticket_id = t.id), '[]'::json) as tags
+                     from ticket_tags tt join tags tg on tg.id = tt.tag_id where tt.ticket_id = t.id), '[]'::json) as tags,
+           coalesce((select json_agg(it.incident_id order by it.incident_id) from incident_tickets it where it.ticket_id = t.id), '[]'::json)
+             as incident_ids,
+           case when t.status = 'pending' and t.user_id is null and t.queue_id is not null and not t.is_group then
+             (select count(*) from tickets o where o.queue_id = t.queue_id and o.status = 'pending' and o.user_id is null
+                and not o.is_group and (o.created_at, o.id) <= (t.created_at, t.id)) end as queue_position
     from tickets t
     join contacts c on c.id = t.contact_id
     left join users u on u.id = t.user_id
@@ -112,6 +120,8 @@ export type TicketSqlRow = Pick<
   | "queue_color"
   | "whatsapp_name"
   | "tags"
+  | "incident_ids"
+  | "queue_position"
 >;
 
 /** One mapping from a raw ticket row to the API's Ticket, for the list hydration and the inbound pipeline. */
@@ -135,6 +145,10 @@ export function ticketFromRow(r: TicketSqlRow, contact: Ticket["contact"]): Tick
     tags: typeof r.tags === "string" ? (JSON.parse(r.tags) as Tag[]) : r.tags,
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
+    ...(r.incident_ids !== undefined && {
+      incidentIds: (typeof r.incident_ids === "string" ? (JSON.parse(r.incident_ids) as number[]) : r.incident_ids).map(Number),
+    }),
+    ...(r.queue_position !== undefined && { queuePosition: r.queue_position === null ? null : Number(r.queue_position) }),
   };
 }
 

@@ -25,6 +25,7 @@ export interface TicketsQuery {
   withUnreadMessages: boolean;
   isGroup?: boolean;
   userId?: number;
+  incidentId?: number;
 }
 
 /**
@@ -53,6 +54,7 @@ export async function listTickets(ctx: AppContext, user: SessionUser, q: Tickets
   if (q.withUnreadMessages) conds.push(sql`${tickets.unreadMessages} > 0`);
   if (q.isGroup !== undefined) conds.push(eq(tickets.isGroup, q.isGroup));
   if (q.userId) conds.push(eq(tickets.userId, q.userId));
+  if (q.incidentId) conds.push(sql`${tickets.id} in (select ticket_id from incident_tickets where incident_id = ${q.incidentId})`);
   if (q.date) {
     // a day or a date-time: the local day it falls on in the product's zone
     const tz = await timeZoneOf(db);

@@ -29,10 +29,12 @@ interface AppLayoutProps {
   /** The drawer's entries: everyone's, and the administration section's (empty: none). */
   menu: MenuEntry[];
   adminMenu: MenuEntry[];
+  /** Shown above every screen (the outage banner); renders nothing when there is nothing to say. */
+  banner?: ReactNode;
 }
 
 /** The shell: top bar and the 220 px drawer (a temporary drawer on phones, a collapsible one above). */
-export function AppLayout({ logo, userName, actions, onLogout, menu, adminMenu }: AppLayoutProps) {
+export function AppLayout({ logo, userName, actions, onLogout, menu, adminMenu, banner }: AppLayoutProps) {
   const { t } = useTranslation();
   const theme = useTheme();
   const desktop = useMediaQuery(theme.breakpoints.up("md"), { noSsr: true });
@@ -99,6 +101,7 @@ export function AppLayout({ logo, userName, actions, onLogout, menu, adminMenu }
 
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, display: "flex", flexDirection: "column", height: "100dvh" }}>
         <Toolbar />
+        {banner}
         {/* a screen that fills the height scrolls its own parts; any other (the dashboard, a long form) scrolls here */}
         <Box
           sx={{

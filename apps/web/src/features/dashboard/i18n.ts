@@ -49,6 +49,7 @@ const pt = {
       help: "Atendimentos criados no período, por dia da semana e hora.",
       cell: "{{day}} {{hour}}h: {{count}}",
     },
+    incidents: { title: "Atendimentos por incidente", open: "em andamento", closed: "encerrado", tickets: "{{count}} atendimento(s)" },
     live: {
       title: "Agora",
       waiting: "Aguardando",
@@ -116,6 +117,7 @@ const en: Texts = {
       help: "Tickets created in the period, by weekday and hour.",
       cell: "{{day}} {{hour}}h: {{count}}",
     },
+    incidents: { title: "Tickets per incident", open: "ongoing", closed: "closed", tickets: "{{count}} ticket(s)" },
     live: {
       title: "Right now",
       waiting: "Waiting",
@@ -181,6 +183,7 @@ const es: Texts = {
       help: "Atenciones creadas en el período, por día de la semana y hora.",
       cell: "{{day}} {{hour}}h: {{count}}",
     },
+    incidents: { title: "Atenciones por incidente", open: "en curso", closed: "cerrado", tickets: "{{count}} atención(es)" },
     live: {
       title: "Ahora",
       waiting: "En espera",

@@ -17,7 +17,7 @@ import { PageHeader } from "../../../components/PageHeader";
 import { useQueues } from "../../queues";
 import { useUsers } from "../../users";
 import { type MetricsFilters, useMetrics, useMetricsLive } from "../api/metrics";
-import { Cards, ClosedPending, HeatMap, LivePanel, ServerPanel, TimesPanel, TopAgents } from "./Panels";
+import { Cards, ClosedPending, HeatMap, IncidentsPanel, LivePanel, ServerPanel, TimesPanel, TopAgents } from "./Panels";
 
 const NO_FILTERS: MetricsFilters = { from: "", to: "", queueId: "", userId: "" };
 
@@ -126,6 +126,7 @@ export default function DashboardPage() {
             </Typography>
           </Paper>
           <LivePanel m={m} />
+          <IncidentsPanel m={m} />
           <TimesPanel m={m} />
           <Box sx={{ display: "grid", gap: { xs: 1.5, sm: 2 }, gridTemplateColumns: { xs: "1fr", lg: "3fr 2fr" } }}>
             <HeatMap m={m} />

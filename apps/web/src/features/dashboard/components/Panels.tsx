@@ -433,3 +433,30 @@ export function LivePanel({ m }: { m: Metrics }) {
     </Section>
   );
 }
+
+/** Outage mode: the tickets linked to each incident open during the period (shown only when there was one). */
+export function IncidentsPanel({ m }: { m: Metrics }) {
+  const { t } = useTranslation();
+  const list = m.incidents ?? [];
+  if (!list.length) return null;
+  return (
+    <Section title={t("dashboard.incidents.title")} testId="dashboard-incidents">
+      <List dense disablePadding>
+        {list.map((i) => (
+          <ListItem key={i.id} disableGutters data-testid="dashboard-incident">
+            <ListItemText
+              primary={i.title}
+              secondary={i.status === "open" ? t("dashboard.incidents.open") : t("dashboard.incidents.closed")}
+              slotProps={{ primary: { sx: { overflowWrap: "anywhere" } } }}
+            />
+            <Chip
+              size="small"
+              color={i.status === "open" ? "warning" : "default"}
+              label={t("dashboard.incidents.tickets", { count: i.tickets })}
+            />
+          </ListItem>
+        ))}
+      </List>
+    </Section>
+  );
+}

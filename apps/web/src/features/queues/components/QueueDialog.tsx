@@ -2,7 +2,10 @@ import { type Queue, queueBody } from "@balcao/contract";
 import Box from "@mui/material/Box";
 import ButtonBase from "@mui/material/ButtonBase";
 import InputAdornment from "@mui/material/InputAdornment";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import Switch from "@mui/material/Switch";
 import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
@@ -28,7 +31,52 @@ export const SWATCHES = [
   "#546e7a",
 ];
 
-const toValues = (q?: Queue | null): Values => ({ name: q?.name ?? "", color: q?.color ?? "", greetingMessage: q?.greetingMessage ?? "" });
+const toValues = (q?: Queue | null): Values => ({
+  name: q?.name ?? "",
+  color: q?.color ?? "",
+  greetingMessage: q?.greetingMessage ?? "",
+  positionNotice: q?.positionNotice ?? { enabled: false, everyMinutes: 10 },
+});
+
+/** The waiting customer's position notice: on/off and at most once every N minutes. */
+function PositionNoticeField({
+  value,
+  onChange,
+}: {
+  value: { enabled: boolean; everyMinutes: number };
+  onChange: (v: { enabled: boolean; everyMinutes: number }) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Box>
+      <FormControlLabel
+        control={
+          <Switch
+            checked={value.enabled}
+            onChange={(e) => onChange({ ...value, enabled: e.target.checked })}
+            slotProps={{ input: { "aria-describedby": "position-notice-help" } }}
+            data-testid="position-notice"
+          />
+        }
+        label={t("queues.form.positionNotice")}
+      />
+      <Typography id="position-notice-help" variant="caption" color="text.secondary" component="p">
+        {t("queues.form.positionNoticeHelp")}
+      </Typography>
+      {value.enabled && (
+        <TextField
+          type="number"
+          label={t("queues.form.positionEvery")}
+          value={value.everyMinutes}
+          onChange={(e) => onChange({ ...value, everyMinutes: Math.max(1, Math.min(1440, Math.round(Number(e.target.value) || 1))) })}
+          slotProps={{ htmlInput: { min: 1, max: 1440 } }}
+          sx={{ mt: 1.5, maxWidth: 260 }}
+          fullWidth
+        />
+      )}
+    </Box>
+  );
+}
 
 /** A colour: swatches, the browser's picker and the hex text. */
 function ColorField({
@@ -116,6 +164,13 @@ export function QueueDialog({ open, queue, onClose }: { open: boolean; queue: Qu
         render={({ field: color }) => <ColorField value={color.value} onChange={color.onChange} {...fieldError(form, "color")} />}
       />
       <TextField label={t("queues.form.greeting")} multiline minRows={3} maxRows={8} {...field("greetingMessage")} />
+      <Controller
+        control={form.control}
+        name="positionNotice"
+        render={({ field: notice }) => (
+          <PositionNoticeField value={notice.value ?? { enabled: false, everyMinutes: 10 }} onChange={notice.onChange} />
+        )}
+      />
     </FormDialog>
   );
 }

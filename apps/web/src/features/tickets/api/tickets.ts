@@ -14,7 +14,7 @@ import { http } from "../../../api/http";
 import { nextPage } from "../../../lib/entity-api";
 import { useSocket, useSocketEvent } from "../../../lib/socket";
 import { useAuth } from "../../auth";
-import { type TicketFilter, belongsTo, byUpdatedDesc } from "../lib";
+import { type TicketFilter, belongsTo, byUpdatedDesc, withListFields } from "../lib";
 import { openTicket } from "../notifications";
 
 /** Under ["tickets","list"]: the bell's unread query lives under ["tickets","unread"] and is left alone. */
@@ -39,9 +39,12 @@ export const ticketsQuery = (f: TicketFilter) =>
           showAll: f.showAll,
           userId: f.userId,
           queueIds: f.queueIds.length ? JSON.stringify(f.queueIds) : undefined,
+          incidentId: f.incidentId,
         },
         signal,
       ),
+    // queue positions and an incident's members move without an event of their own
+    refetchInterval: f.status === "pending" || f.incidentId ? 30_000 : false,
     initialPageParam: 1,
     getNextPageParam: nextPage,
   });
@@ -89,7 +92,11 @@ function without(d: Pages, id: number): { data: Pages; had: boolean } {
  * Applies one live ticket to every loaded list: inserted in order where it now belongs, replaced
  * where it stays, dropped where it no longer belongs. Counts follow; nothing is fetched again.
  */
-export function applyTicket(qc: QueryClient, ticket: Ticket, me: number) {
+export function applyTicket(qc: QueryClient, live: Ticket, me: number) {
+  let known: Ticket | undefined;
+  for (const [, data] of qc.getQueriesData<Pages>({ queryKey: ticketListsKey }))
+    known ??= data?.pages.flatMap((p) => p.tickets).find((x) => x.id === live.id);
+  const ticket = withListFields(live, known);
   for (const [key, data] of qc.getQueriesData<Pages>({ queryKey: ticketListsKey })) {
     if (!data) continue;
     const f = key[2] as TicketFilter;

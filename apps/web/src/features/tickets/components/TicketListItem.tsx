@@ -1,4 +1,5 @@
 import ErrorOutlineIcon from "@mui/icons-material/ErrorOutline";
+import ReportProblemIcon from "@mui/icons-material/ReportProblem";
 import { QUEUELESS_COLOR, type Ticket } from "@balcao/contract";
 import Avatar from "@mui/material/Avatar";
 import Badge from "@mui/material/Badge";
@@ -94,6 +95,39 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected, o
               sx={{ bgcolor: color, color: textOn(color), height: 20, fontSize: 11, maxWidth: 140, flexShrink: 0 }}
               data-testid="ticket-queue"
             />
+            {typeof ticket.queuePosition === "number" && (
+              <Chip
+                size="small"
+                variant="outlined"
+                color="secondary"
+                label={t("tickets.position", { position: ticket.queuePosition })}
+                title={t("tickets.positionHint")}
+                sx={{ height: 20, fontSize: 11, flexShrink: 0 }}
+                data-testid="ticket-position"
+              />
+            )}
+            {(ticket.incidentIds?.length ?? 0) > 0 && (
+              <Chip
+                size="small"
+                color="warning"
+                icon={<ReportProblemIcon />}
+                label={
+                  <Box component="span" sx={{ display: { xs: "none", sm: "inline" } }}>
+                    {t("tickets.incident")}
+                  </Box>
+                }
+                title={t("tickets.incident")}
+                aria-label={t("tickets.incident")}
+                sx={{
+                  height: 20,
+                  fontSize: 11,
+                  flexShrink: 0,
+                  "& .MuiChip-icon": { fontSize: 14, mr: { xs: -0.75, sm: 0 } },
+                  "& .MuiChip-label": { px: { xs: 0.5, sm: 1 } },
+                }}
+                data-testid="ticket-incident"
+              />
+            )}
             {ticket.user && ticket.status !== "pending" && (
               <Chip
                 size="small"

@@ -5,10 +5,12 @@ import CheckCircleOutlineIcon from "@mui/icons-material/CheckCircleOutline";
 import GroupsIcon from "@mui/icons-material/Groups";
 import MoveToInboxIcon from "@mui/icons-material/MoveToInbox";
 import SearchIcon from "@mui/icons-material/Search";
+import ReportProblemIcon from "@mui/icons-material/ReportProblem";
 import Badge from "@mui/material/Badge";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Checkbox from "@mui/material/Checkbox";
+import Chip from "@mui/material/Chip";
 import ListItemText from "@mui/material/ListItemText";
 import MenuItem from "@mui/material/MenuItem";
 import Tab from "@mui/material/Tab";
@@ -16,11 +18,12 @@ import Tabs from "@mui/material/Tabs";
 import TextField from "@mui/material/TextField";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router-dom";
+import { useNavigate, useSearchParams } from "react-router-dom";
 import { SearchField } from "../../../components/SearchField";
 import { useDebounced } from "../../../lib/hooks";
 import { flattenPages } from "../../../lib/infinite";
 import { useAuth } from "../../auth";
+import { useIncidents } from "../../incidents";
 import { useQueues } from "../../queues";
 import { useUsers, visibleUsers } from "../../users";
 import { useTickets, useUpdateTicket } from "../api/tickets";
@@ -62,7 +65,13 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
     }
   }, [search]);
 
-  const base = { searchParam: "", showAll, queueIds, userId: agent === "" ? undefined : agent };
+  // the tickets of an incident (the banner's and the Incidentes screen's link): every list filtered by it
+  const [params, setParams] = useSearchParams();
+  const incidentId = Number(params.get("incident")) || undefined;
+  const incidents = useIncidents();
+  const incident = incidentId ? incidents.data?.find((i) => i.id === incidentId) : undefined;
+  const base = { searchParam: "", showAll, queueIds, userId: agent === "" ? undefined : agent, incidentId };
+  const incidentCount = useTickets(base, incidentId !== undefined).data?.pages[0]?.count;
   const filters: Record<"assigned" | "waiting" | "group" | "closed" | "search", TicketFilter> = {
     assigned: { ...base, status: "open", isGroup: false },
     waiting: { ...base, status: "pending", isGroup: false },
@@ -180,6 +189,21 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
         </TextField>
       </Box>
 
+      {incidentId !== undefined && (
+        <Box sx={{ px: 1, py: 0.75, borderBottom: 1, borderColor: "divider" }}>
+          <Chip
+            color="warning"
+            icon={<ReportProblemIcon />}
+            label={t("tickets.incidentFilter", { title: incident?.title ?? `#${incidentId}`, count: incidentCount ?? 0 })}
+            onDelete={() => {
+              params.delete("incident");
+              setParams(params);
+            }}
+            sx={{ maxWidth: "100%", height: "auto", py: 0.5, "& .MuiChip-label": { whiteSpace: "normal", overflowWrap: "anywhere" } }}
+            data-testid="incident-filter"
+          />
+        </Box>
+      )}
       {tab === "open" && (
         <>
           <Tabs

@@ -1,0 +1,437 @@
+import {
+  fillIncidentText,
+  INCIDENT_NORMALIZED_DEFAULT,
+  type Incident,
+  type IncidentCloseBody,
+  type IncidentCreateBody,
+  type IncidentStatus,
+  type IncidentUpdateBody,
+  type Message,
+  type Ticket,
+} from "@balcao/contract";
+import { sql } from "drizzle-orm";
+import type { AppContext, SessionUser } from "../../context.js";
+import type { DbOrTx } from "../../db/client.js";
+import { enqueueJob } from "../../jobs/runner.js";
+import { AppError } from "../../lib/errors.js";
+import type { Clock } from "../../lib/pace.js";
+import { iso } from "../../lib/sql.js";
+import { historyTicket } from "../disparos/send.js";
+import { lockSettings, paceOf, stateOf } from "../disparos/pace-settings.js";
+import { decidePace } from "../disparos/pacing.js";
+import type { ConvDeps, Queued } from "../outbox/deps.js";
+import { enqueueMessage } from "../outbox/enqueue.js";
+import { timeZoneOf } from "../settings/service.js";
+import { afterTransition, transitionTicket } from "../tickets/apply-transition.js";
+import { findTicket } from "../tickets/queries.js";
+
+/**
+ * Outage mode (issue 32 §1). Every rule is a row, so it holds with several processes:
+ * - the notice once: a customer's message while incidents are open inserts (incident, contact)
+ *   rows ON CONFLICT DO NOTHING; only the inserted ones queue the notice, in the same transaction
+ *   (through the outbox, before the bots' steps);
+ * - the incident rows are read FOR SHARE by that transaction and locked FOR UPDATE by the close,
+ *   so a customer is either linked before the close (and gets "normalizado") or not at all;
+ * - "normalizado": the close marks the customers' rows pending; one job per connection
+ *   (`incidents.notify`, singleton) takes them one at a time at the connection's unsolicited pace
+ *   (the disparo pace and its state, shared with the disparos), skipping opted-out contacts;
+ * - closing the tickets: one job (`incidents.closeTickets`) finishes each linked live ticket
+ *   through the ticket state machine, as the user who closed the incident.
+ */
+
+export const NOTIFY_JOB = "incidents.notify";
+export const CLOSE_TICKETS_JOB = "incidents.closeTickets";
+const notifyKey = (whatsappId: number) => `incidents:${whatsappId}`;
+
+export interface IncidentDeps {
+  conv: ConvDeps;
+  clock: Clock;
+  random: () => number;
+  /** the job runner looks for due jobs now (after a commit that queued one) */
+  wakeRunner: () => void;
+}
+
+type IncidentRow = {
+  id: number;
+  title: string;
+  message: string;
+  area: string;
+  tags: unknown;
+  expected_at: Date | string | null;
+  status: IncidentStatus;
+  close_message: string;
+  created_by: number | null;
+  creator_name: string | null;
+  created_at: Date | string;
+  closed_at: Date | string | null;
+  ticket_count: number | string;
+  contact_count: number | string;
+  n_pending: number | string;
+  n_sent: number | string;
+  n_skipped: number | string;
+};
+
+const selectIncidents = (where: ReturnType<typeof sql>) => sql`
+  select i.id, i.title, i.message, i.area, i.tags, i.expected_at, i.status, i.close_message, i.created_by, u.name as creator_name,
+         i.created_at, i.closed_at,
+         (select count(*) from incident_tickets it where it.incident_id = i.id) as ticket_count,
+         c.contact_count, c.n_pending, c.n_sent, c.n_skipped
+  from incidents i
+  left join users u on u.id = i.created_by
+  cross join lateral (
+    select count(*) as contact_count,
+           count(*) filter (where normal_state = 'pending') as n_pending,
+           count(*) filter (where normal_state = 'sent') as n_sent,
+           count(*) filter (where normal_state = 'skipped') as n_skipped
+    from incident_contacts ic where ic.incident_id = i.id
+  ) c
+  where ${where}
+  order by (i.status = 'open') desc, i.created_at desc, i.id desc
+  limit 200`;
+
+function toIncident(r: IncidentRow): Incident {
+  const tags = typeof r.tags === "string" ? JSON.parse(r.tags) : r.tags;
+  return {
+    id: Number(r.id),
+    title: r.title,
+    message: r.message,
+    area: r.area,
+    tags: Array.isArray(tags) ? tags.map(String) : [],
+    expectedAt: r.expected_at ? iso(r.expected_at) : null,
+    status: r.status,
+    closeMessage: r.close_message,
+    createdBy: r.created_by !== null && r.creator_name !== null ? { id: Number(r.created_by), name: r.creator_name } : null,
+    createdAt: iso(r.created_at),
+    closedAt: r.closed_at ? iso(r.closed_at) : null,
+    ticketCount: Number(r.ticket_count),
+    contactCount: Number(r.contact_count),
+    normalized: { pending: Number(r.n_pending), sent: Number(r.n_sent), skipped: Number(r.n_skipped) },
+  };
+}
+
+export async function listIncidents(db: DbOrTx, status?: IncidentStatus): Promise<Incident[]> {
+  const { rows } = await db.execute<IncidentRow>(selectIncidents(status ? sql`i.status = ${status}` : sql`true`));
+  return rows.map(toIncident);
+}
+
+export async function getIncident(db: DbOrTx, id: number): Promise<Incident> {
+  const { rows } = await db.execute<IncidentRow>(selectIncidents(sql`i.id = ${id}`));
+  if (!rows[0]) throw new AppError("ERR_NO_INCIDENT_FOUND");
+  return toIncident(rows[0]);
+}
+
+function publish(ctx: AppContext, action: "create" | "update" | "close", incident: Incident) {
+  ctx.events.publish("incident.changed", { action, incident });
+}
+
+/** POST /incidents (admins, supervisors): opened at once; customers who write from now get its notice once. */
+export async function createIncident(ctx: AppContext, user: SessionUser, input: IncidentCreateBody): Promise<Incident> {
+  const { rows } = await ctx.db.execute<{ id: number }>(sql`
+    insert into incidents (title, message, area, tags, expected_at, created_by)
+    values (${input.title}, ${input.message}, ${input.area ?? ""}, ${JSON.stringify(input.tags ?? [])}::jsonb,
+            ${input.expectedAt ?? null}::timestamptz, ${user.id})
+    returning id`);
+  const incident = await getIncident(ctx.db, Number(rows[0].id));
+  ctx.log.info({ incidentId: incident.id, userId: user.id }, "incident opened");
+  publish(ctx, "create", incident);
+  return incident;
+}
+
+/** PUT /incidents/:id: the texts and the expected return of an open incident. */
+export async function updateIncident(ctx: AppContext, id: number, input: IncidentUpdateBody): Promise<Incident> {
+  await ctx.db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ status: string }>(sql`select status from incidents where id = ${id} for update`);
+    if (!rows[0]) throw new AppError("ERR_NO_INCIDENT_FOUND");
+    if (rows[0].status !== "open") throw new AppError("ERR_INCIDENT_CLOSED");
+    await tx.execute(sql`
+      update incidents set
+        title = coalesce(${input.title ?? null}, title),
+        message = coalesce(${input.message ?? null}, message),
+        area = coalesce(${input.area ?? null}, area),
+        tags = coalesce(${input.tags ? JSON.stringify(input.tags) : null}::jsonb, tags),
+        expected_at = ${input.expectedAt === undefined ? sql`expected_at` : sql`${input.expectedAt}::timestamptz`},
+        updated_at = now()
+      where id = ${id}`);
+  });
+  const incident = await getIncident(ctx.db, id);
+  publish(ctx, "update", incident);
+  return incident;
+}
+
+/**
+ * POST /incidents/:id/close: closed once (a second close is ERR_INCIDENT_CLOSED); every customer
+ * who wrote during it is queued for the "normalizado" notice, and the linked live tickets are
+ * closed by a job when `closeTickets`.
+ */
+export async function closeIncident(deps: IncidentDeps, user: SessionUser, id: number, input: IncidentCloseBody): Promise<Incident> {
+  const { ctx } = deps.conv;
+  const now = deps.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ status: string; title: string }>(
+      sql`select status, title from incidents where id = ${id} for update`,
+    );
+    const row = rows[0];
+    if (!row) throw new AppError("ERR_NO_INCIDENT_FOUND");
+    if (row.status !== "open") throw new AppError("ERR_INCIDENT_CLOSED");
+    const template = input.message?.trim() || INCIDENT_NORMALIZED_DEFAULT;
+    await tx.execute(sql`
+      update incidents set status = 'closed', close_message = ${fillIncidentText(template, { title: row.title })},
+             closed_at = now(), closed_by = ${user.id}, updated_at = now()
+      where id = ${id}`);
+    const { rows: conns } = await tx.execute<{ whatsapp_id: number }>(sql`
+      with marked as (
+        update incident_contacts set normal_state = 'pending'
+        where incident_id = ${id} and normal_state = 'none' and whatsapp_id is not null
+        returning whatsapp_id
+      )
+      select distinct whatsapp_id from marked`);
+    for (const c of conns) await wakeNotify(tx, Number(c.whatsapp_id), now);
+    if (input.closeTickets)
+      await enqueueJob(tx, CLOSE_TICKETS_JOB, { incidentId: id, userId: user.id }, { runAt: new Date(now), maxAttempts: 3 });
+  });
+  deps.wakeRunner();
+  const incident = await getIncident(ctx.db, id);
+  ctx.log.info({ incidentId: id, userId: user.id, customers: incident.normalized.pending }, "incident closed");
+  publish(ctx, "close", incident);
+  return incident;
+}
+
+/** Queues the connection's notify job for `at`, or moves a queued one earlier (as the disparos' send job). */
+export async function wakeNotify(tx: DbOrTx, whatsappId: number, at: number): Promise<void> {
+  await tx.execute(sql`
+    insert into jobs (name, payload, run_at, max_attempts, singleton_key)
+    values (${NOTIFY_JOB}, ${JSON.stringify({ whatsappId })}::jsonb, ${new Date(at).toISOString()}::timestamptz, 5, ${notifyKey(whatsappId)})
+    on conflict (singleton_key) where state in ('queued', 'running')
+    do update set run_at = least(jobs.run_at, excluded.run_at), updated_at = now() where jobs.state = 'queued'`);
+}
+
+/**
+ * The first thing a customer's message meets (before the bots and the queue menu): while
+ * incidents are open the ticket is linked to each, and the customer gets each incident's notice
+ * once — the (incident, contact) row inserted here is the "once", whatever process runs this.
+ */
+export async function noticeOpenIncidents(conv: ConvDeps, message: Message, ticket: Ticket): Promise<void> {
+  if (message.fromMe || ticket.isGroup || ticket.whatsappId === null || message.mediaType === "call_log") return;
+  const whatsappId = ticket.whatsappId;
+  const { ctx } = conv;
+  const queued = await ctx.db.transaction(async (tx) => {
+    // the open incidents, held against a close until this commits
+    const { rows: open } = await tx.execute<{ id: number; message: string }>(
+      sql`select id, message from incidents where status = 'open' order by id for share`,
+    );
+    if (!open.length) return { queued: [] as Queued[], linked: false };
+    const ids = sql.join(
+      open.map((o) => sql`${o.id}`),
+      sql`, `,
+    );
+    const { rows: linked } = await tx.execute(sql`
+      insert into incident_tickets (incident_id, ticket_id) select id, ${ticket.id} from incidents where id in (${ids})
+      on conflict do nothing returning incident_id`);
+    const { rows: fresh } = await tx.execute<{ incident_id: number }>(sql`
+      insert into incident_contacts (incident_id, contact_id, whatsapp_id, ticket_id)
+      select id, ${ticket.contactId}, ${whatsappId}, ${ticket.id} from incidents where id in (${ids})
+      on conflict do nothing returning incident_id`);
+    const out: Queued[] = [];
+    for (const f of fresh) {
+      const incident = open.find((o) => Number(o.id) === Number(f.incident_id));
+      if (!incident?.message.trim()) continue;
+      const q = await enqueueMessage(tx, {
+        ticket: { id: ticket.id, whatsappId, contact: ticket.contact },
+        source: "bot",
+        userId: null,
+        body: incident.message,
+        content: { kind: "text", body: incident.message },
+      });
+      await tx.execute(sql`
+        update incident_contacts set notice_message_id = ${q.id} where incident_id = ${f.incident_id} and contact_id = ${ticket.contactId}`);
+      out.push({ id: q.id, whatsappId: q.whatsappId });
+    }
+    return { queued: out, linked: linked.length > 0 };
+  });
+  if (queued.linked) await publishLinked(ctx, ticket.id);
+  await conv.outbox.committed(queued.queued);
+}
+
+/** A ticket newly grouped under an incident: its lists hear it (the ticket carries its incidents). */
+async function publishLinked(ctx: AppContext, ticketId: number): Promise<void> {
+  const fresh = await findTicket(ctx.db, ticketId);
+  if (fresh)
+    ctx.events.publish("ticket.updated", {
+      ticket: fresh,
+      previous: { status: fresh.status, queueId: fresh.queueId, userId: fresh.userId },
+    });
+}
+
+export async function hasOpenIncident(db: DbOrTx): Promise<boolean> {
+  const { rows } = await db.execute(sql`select 1 from incidents where status = 'open' limit 1`);
+  return rows.length > 0;
+}
+
+/**
+ * The billing system says the customer's connection is in maintenance (SGP `verificaacesso` 8/9):
+ * the customer and ticket are linked to the open incident (the latest), and get its notice if they
+ * had not. No incident open: nothing.
+ */
+export async function linkMaintenance(conv: ConvDeps, ticket: Ticket): Promise<number | undefined> {
+  if (ticket.whatsappId === null || ticket.isGroup) return undefined;
+  const whatsappId = ticket.whatsappId;
+  const { ctx } = conv;
+  const result = await ctx.db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ id: number; message: string }>(
+      sql`select id, message from incidents where status = 'open' order by created_at desc, id desc limit 1 for share`,
+    );
+    const incident = rows[0];
+    if (!incident) return undefined;
+    const { rows: linked } = await tx.execute(
+      sql`insert into incident_tickets (incident_id, ticket_id) values (${incident.id}, ${ticket.id}) on conflict do nothing returning ticket_id`,
+    );
+    const { rows: fresh } = await tx.execute(sql`
+      insert into incident_contacts (incident_id, contact_id, whatsapp_id, ticket_id, via)
+      values (${incident.id}, ${ticket.contactId}, ${whatsappId}, ${ticket.id}, 'sgp')
+      on conflict do nothing returning incident_id`);
+    const queued: Queued[] = [];
+    if (fresh.length && incident.message.trim()) {
+      const q = await enqueueMessage(tx, {
+        ticket: { id: ticket.id, whatsappId, contact: ticket.contact },
+        source: "bot",
+        userId: null,
+        body: incident.message,
+        content: { kind: "text", body: incident.message },
+      });
+      await tx.execute(
+        sql`update incident_contacts set notice_message_id = ${q.id} where incident_id = ${incident.id} and contact_id = ${ticket.contactId}`,
+      );
+      queued.push({ id: q.id, whatsappId: q.whatsappId });
+    }
+    return { id: Number(incident.id), queued, linked: linked.length > 0 };
+  });
+  if (!result) return undefined;
+  if (result.linked) await publishLinked(ctx, ticket.id);
+  await conv.outbox.committed(result.queued);
+  return result.id;
+}
+
+/**
+ * One run of a connection's notify job: in ONE transaction the job's singleton key is released,
+ * the connection's disparo settings row locked (the unsolicited pace and its state, shared with the
+ * disparos), the pace decides, one pending customer is taken (opted-out ones and ones without an
+ * address are skipped without using the pace), the notice queued in the outbox at the bulk
+ * priority, and the next run queued for when the pace allows.
+ */
+export async function runNotify(deps: IncidentDeps, whatsappId: number, jobId: number): Promise<void> {
+  const { ctx } = deps.conv;
+  const now = deps.clock.now();
+  const zone = await timeZoneOf(ctx.db);
+  const queued = await ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`update jobs set singleton_key = null where id = ${jobId} and singleton_key is not null`);
+    const { rows: conn } = await tx.execute<{ status: string }>(sql`select status from whatsapps where id = ${whatsappId}`);
+    if (!conn[0]) {
+      await tx.execute(
+        sql`update incident_contacts set normal_state = 'skipped' where whatsapp_id = ${whatsappId} and normal_state = 'pending'`,
+      );
+      return undefined;
+    }
+    const cfg = await lockSettings(tx, whatsappId);
+    // a paused or disconnected number sends nothing unsolicited: the sweep and the reconnect wake it again
+    if (cfg.paused || conn[0].status !== "CONNECTED" || !deps.conv.channels.get(whatsappId)?.connected) return undefined;
+    const decision = decidePace(paceOf(cfg), stateOf(cfg), now, zone, deps.random);
+    if (!decision.go) {
+      await wakeNotify(tx, whatsappId, decision.at);
+      return undefined;
+    }
+    for (;;) {
+      const { rows } = await tx.execute<{
+        incident_id: number;
+        contact_id: number;
+        close_message: string;
+        number: string | null;
+        lid: string | null;
+        opted_out: boolean;
+      }>(sql`
+        select ic.incident_id, ic.contact_id, i.close_message, c.number, c.lid,
+               exists (select 1 from contact_opt_outs o where o.contact_id = ic.contact_id) as opted_out
+        from incident_contacts ic
+        join incidents i on i.id = ic.incident_id
+        join contacts c on c.id = ic.contact_id
+        where ic.whatsapp_id = ${whatsappId} and ic.normal_state = 'pending'
+        order by i.closed_at, ic.created_at, ic.contact_id
+        limit 1
+        for update of ic skip locked`);
+      const r = rows[0];
+      if (!r) return undefined;
+      const key = sql`incident_id = ${r.incident_id} and contact_id = ${r.contact_id}`;
+      if (r.opted_out || (!r.number && !r.lid) || !r.close_message.trim()) {
+        await tx.execute(sql`update incident_contacts set normal_state = 'skipped' where ${key}`);
+        continue;
+      }
+      const ticket = await historyTicket(tx, Number(r.contact_id), whatsappId);
+      const q = await enqueueMessage(tx, {
+        ticket: { id: ticket.id, whatsappId, contact: { number: r.number, lid: r.lid, isGroup: false } },
+        source: "disparo",
+        userId: null,
+        body: r.close_message,
+        content: { kind: "text", body: r.close_message },
+      });
+      await tx.execute(sql`update incident_contacts set normal_state = 'sent', normal_message_id = ${q.id} where ${key}`);
+      const s = decision.state;
+      await tx.execute(sql`
+        update disparo_settings set next_at = ${s.nextAt === null ? null : new Date(s.nextAt).toISOString()}::timestamptz,
+               day = ${s.day}, day_count = ${s.dayCount}, streak = ${s.streak}, updated_at = now()
+        where whatsapp_id = ${whatsappId}`);
+      const { rows: more } = await tx.execute(
+        sql`select 1 from incident_contacts where whatsapp_id = ${whatsappId} and normal_state = 'pending' limit 1`,
+      );
+      if (more.length) await wakeNotify(tx, whatsappId, s.nextAt ?? now);
+      return [{ id: q.id, whatsappId }] as Queued[];
+    }
+  });
+  if (queued?.length) {
+    deps.wakeRunner();
+    await deps.conv.outbox.committed(queued);
+  }
+}
+
+/** Every minute, and when a number connects: connections with customers still to tell get their job (a wake missed, a paused number resumed). */
+export async function sweepNotify(deps: IncidentDeps, whatsappId?: number): Promise<void> {
+  const { ctx } = deps.conv;
+  const { rows } = await ctx.db.execute<{ whatsapp_id: number }>(sql`
+    select distinct whatsapp_id from incident_contacts
+    where normal_state = 'pending' ${whatsappId === undefined ? sql`` : sql`and whatsapp_id = ${whatsappId}`}`);
+  if (!rows.length) return;
+  for (const r of rows) await wakeNotify(ctx.db, Number(r.whatsapp_id), deps.clock.now());
+  deps.wakeRunner();
+}
+
+/** The close's "close their tickets": each linked live ticket finished through the state machine, as the user who closed the incident. */
+export async function runCloseTickets(deps: IncidentDeps, p: { incidentId: number; userId: number }): Promise<void> {
+  const { ctx } = deps.conv;
+  const { rows: users } = await ctx.db.execute<{ id: number; profile: "admin" | "superv" | "user" }>(
+    sql`select id, profile from users where id = ${p.userId}`,
+  );
+  const u = users[0];
+  // the closer is gone: the system finishes them (the same transition an auto-close makes)
+  const { rows: queueRows } = await ctx.db.execute<{ queue_id: number }>(sql`select queue_id from user_queues where user_id = ${p.userId}`);
+  const { rows } = await ctx.db.execute<{ ticket_id: number }>(sql`
+    select it.ticket_id from incident_tickets it join tickets t on t.id = it.ticket_id
+    where it.incident_id = ${p.incidentId} and t.status in ('open', 'pending') order by it.ticket_id`);
+  let closed = 0;
+  for (const r of rows) {
+    try {
+      const done = await ctx.db.transaction((tx) =>
+        transitionTicket(
+          tx,
+          Number(r.ticket_id),
+          u
+            ? { kind: "user", id: Number(u.id), profile: u.profile, queueIds: queueRows.map((q) => Number(q.queue_id)) }
+            : { kind: "system" },
+          u ? { type: "finish" } : { type: "autoClose" },
+        ),
+      );
+      await afterTransition(deps.conv, done);
+      if (done.changed) closed++;
+    } catch (err) {
+      ctx.log.warn({ err, ticketId: r.ticket_id, incidentId: p.incidentId }, "closing an incident's ticket failed");
+    }
+  }
+  ctx.log.info({ incidentId: p.incidentId, closed }, "incident tickets closed");
+}

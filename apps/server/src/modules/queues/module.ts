@@ -1,0 +1,29 @@
+import type { Ticket } from "@balcao/contract";
+import type { ModuleHost } from "../module.js";
+import { noticeEnabled, POSITION_JOB, runPositionNotice } from "./position.js";
+
+/**
+ * Queues: the position notice (issue 32 §2). A ticket that enters a queue to wait, or whose
+ * customer writes while waiting, gets a `queues.position` job (one queued per ticket at a time:
+ * its singleton key); the job decides and sends (position.ts). On the job runner, so the queue's
+ * greeting, queued by the same change, goes first.
+ */
+export function register(host: ModuleHost): void {
+  const { ctx, conv, jobs, clock } = host;
+  const isWaiting = (t: Ticket) => t.status === "pending" && t.userId === null && t.queueId !== null && !t.isGroup && t.whatsappId !== null;
+  const queue = async (t: Ticket) => {
+    if (t.queueId === null || !(await noticeEnabled(ctx.db, t.queueId))) return;
+    await jobs.enqueue(POSITION_JOB, { ticketId: t.id }, { singletonKey: `qpos:${t.id}`, maxAttempts: 2, runAt: new Date(clock.now()) });
+  };
+  const fail = (err: unknown) => ctx.log.error({ err }, "queueing a position notice failed");
+  ctx.events.on("ticket.updated", ({ ticket, previous, created }) => {
+    if (!isWaiting(ticket)) return;
+    const entered =
+      created || !previous || previous.queueId !== ticket.queueId || previous.status !== "pending" || previous.userId !== null;
+    if (entered) queue(ticket).catch(fail);
+  });
+  ctx.events.on("message.created", ({ message, ticket }) => {
+    if (!message.fromMe && message.mediaType !== "call_log" && isWaiting(ticket)) queue(ticket).catch(fail);
+  });
+  jobs.register<{ ticketId: number }>(POSITION_JOB, (p) => runPositionNotice(conv, clock, p.ticketId));
+}

@@ -1,0 +1,262 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, createQueue, listen, pairedSimulator, recorder, type SimConnection, settle, socketFor } from "./conversation-kit.js";
+import { fakeClock } from "./fake-clock.js";
+import { createTestApp, type TestApp } from "./helpers.js";
+
+/**
+ * Outage mode (issue 32 §1) and the queue position notice (§2), through the simulator on a fake
+ * clock: 200 customers writing at once each get the incident notice once and, after the close,
+ * "normalizado" once (an opted-out one none), at the connection's unsolicited pace; the tickets
+ * are grouped under the incident, counted on the dashboard and closed in one action; a waiting
+ * customer is told their position, at most once every N minutes, and the list shows it.
+ */
+
+let t: TestApp;
+const fake = fakeClock();
+let agent: { id: number; token: string };
+let superv: { id: number; token: string };
+
+beforeAll(async () => {
+  t = await createTestApp({}, { clock: fake.clock });
+  agent = await t.createUser({ name: "Ana" });
+  superv = await t.createUser({ name: "Sueli", profile: "superv" });
+});
+afterAll(() => t.teardown());
+
+/** Runs every job due now (and what they queue for now), and sends what the outbox holds. */
+async function drain() {
+  for (let i = 0; i < 500; i++) {
+    const started = await t.jobs.tick();
+    await t.jobs.idle();
+    await settle(t);
+    if (started === 0) break;
+  }
+  await settle(t);
+}
+
+/** Drains until `check` holds (a listener may queue its job just after a drain looked). */
+async function drainUntil(check: () => Promise<boolean>, what: string) {
+  for (let i = 0; i < 100; i++) {
+    await drain();
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`not reached: ${what}`);
+}
+
+/** What each customer's phone received from the connection, by number. */
+async function received(sim: SimConnection): Promise<Map<string, string[]>> {
+  const { rows } = await t.ctx.db.execute<{ body: string; chat: string }>(
+    sql`select body, chat from simulator_messages where whatsapp_id = ${sim.whatsappId} and from_me order by seq`,
+  );
+  const out = new Map<string, string[]>();
+  for (const r of rows) out.set(r.chat, [...(out.get(r.chat) ?? []), r.body]);
+  return out;
+}
+
+const count = (list: string[] | undefined, body: string) => (list ?? []).filter((b) => b === body).length;
+
+const setPace = async (whatsappId: number, body: object) => {
+  const res = await api(t, t.adminToken, "PUT", `/disparos/connections/${whatsappId}`, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+};
+
+let seq = 0;
+const numbers = (n: number) => Array.from({ length: n }, () => `55119600${String(++seq).padStart(5, "0")}`);
+
+describe("outage mode", () => {
+  it("opens an incident (admins and supervisors), tells every signed-in socket, refuses agents", async () => {
+    const url = await listen(t);
+    const socket = await socketFor(url, agent.token);
+    const heard = recorder<{ action: string; incident: { id: number; title: string } }>(socket, "incident");
+    try {
+      const refused = await api(t, agent.token, "POST", "/incidents", { title: "Queda", message: "Estamos sem sinal." });
+      expect(refused.status).toBe(403);
+      const res = await api(t, superv.token, "POST", "/incidents", {
+        title: "Rompimento de fibra no Centro",
+        message: "Identificamos uma falha na sua região. Nossa equipe já está trabalhando. Previsão de retorno: 18h.",
+        area: "Centro",
+        tags: ["Centro", "Jardim América"],
+        expectedAt: new Date(fake.at() + 3 * 3600_000).toISOString(),
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toMatchObject({ status: "open", area: "Centro", tags: ["Centro", "Jardim América"], ticketCount: 0 });
+      const event = await heard.waitFor((p) => p.action === "create" && p.incident.id === res.body.id);
+      expect(event.incident.title).toBe("Rompimento de fibra no Centro");
+      const open = await api(t, agent.token, "GET", "/incidents?status=open");
+      expect(open.body.map((i: { id: number }) => i.id)).toContain(res.body.id);
+      // the banner's texts can change while it is open
+      const changed = await api(t, superv.token, "PUT", `/incidents/${res.body.id}`, { area: "Centro e Jardim América" });
+      expect(changed.body.area).toBe("Centro e Jardim América");
+      await heard.waitFor((p) => p.action === "update" && p.incident.id === res.body.id);
+      // it is closed here (no customer wrote): a second close is refused
+      const closed = await api(t, superv.token, "POST", `/incidents/${res.body.id}/close`, {});
+      expect(closed.body.status).toBe("closed");
+      await heard.waitFor((p) => p.action === "close" && p.incident.id === res.body.id);
+      const again = await api(t, superv.token, "POST", `/incidents/${res.body.id}/close`, {});
+      expect(again.status).toBe(409);
+      expect(again.body.error).toBe("ERR_INCIDENT_CLOSED");
+      expect((await api(t, superv.token, "POST", "/incidents/999999/close", {})).body.error).toBe("ERR_NO_INCIDENT_FOUND");
+    } finally {
+      socket.disconnect();
+    }
+  });
+
+  it("200 customers writing at once: each gets the notice once; on closing each gets 'normalizado' once (opt-out honoured); their tickets close in one action", async () => {
+    const queue = await createQueue(t, "Suporte técnico");
+    const sim = await pairedSimulator(t, { name: "Suporte", queueIds: [queue] });
+    await setPace(sim.whatsappId, { intervalMinMs: 0, intervalMaxMs: 0, pauseEvery: 0, dailyCap: 0 });
+    const notice = "Estamos com uma falha de fibra na sua região. Previsão de retorno: 18h. Não é preciso abrir chamado.";
+    const opened = await api(t, t.adminToken, "POST", "/incidents", { title: "Fibra rompida", message: notice, area: "Zona Norte" });
+    const id = opened.body.id as number;
+    const customers = numbers(200);
+    // everyone at once, twice each (the second message must not bring a second notice)
+    await Promise.all(customers.map((n) => sim.session.customerSend({ number: n, name: `Cliente ${n.slice(-4)}`, body: "sem internet" })));
+    await drain();
+    await Promise.all(customers.map((n) => sim.session.customerSend({ number: n, body: "alô? continua sem internet" })));
+    await drain();
+    let phones = await received(sim);
+    expect(customers.filter((n) => count(phones.get(n), notice) !== 1)).toEqual([]);
+
+    // grouped under the incident: the filter and its count; the dashboard counts them
+    const list = await api(t, t.adminToken, "GET", `/tickets?incidentId=${id}&showAll=true&rowsPerPage=50`);
+    expect(list.body.count).toBe(200);
+    expect(list.body.tickets.every((tk: { incidentIds: number[] }) => tk.incidentIds.includes(id))).toBe(true);
+    const info = await api(t, t.adminToken, "GET", `/incidents/${id}`);
+    expect(info.body).toMatchObject({ ticketCount: 200, contactCount: 200 });
+    const metrics = await api(t, t.adminToken, "GET", "/metrics?from=2020-01-01&to=2035-12-31");
+    expect(metrics.body.incidents.find((i: { id: number }) => i.id === id)).toMatchObject({ tickets: 200, status: "open" });
+
+    // one customer opts out of unsolicited messages before the close
+    const quitter = customers[7];
+    await sim.session.customerSend({ number: quitter, body: "SAIR" });
+    await drain();
+
+    const closed = await api(t, superv.token, "POST", `/incidents/${id}/close`, { closeTickets: true });
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    expect(closed.body.normalized.pending).toBe(200);
+    await drain();
+    phones = await received(sim);
+    const normal = closed.body.closeMessage as string;
+    expect(normal).toContain("Fibra rompida");
+    expect(customers.filter((n) => n !== quitter && count(phones.get(n), normal) !== 1)).toEqual([]);
+    expect(count(phones.get(quitter), normal)).toBe(0);
+    // the notice went once more to nobody
+    expect(customers.filter((n) => count(phones.get(n), notice) !== 1)).toEqual([]);
+    const after = await api(t, t.adminToken, "GET", `/incidents/${id}`);
+    expect(after.body.normalized).toEqual({ pending: 0, sent: 199, skipped: 1 });
+    // the tickets were closed in the same action (through the state machine: history says who)
+    const live = await api(t, t.adminToken, "GET", `/tickets?incidentId=${id}&showAll=true&status=pending`);
+    expect(live.body.count).toBe(0);
+    const { rows } = await t.ctx.db.execute<{ n: number }>(sql`
+      select count(*)::int as n from ticket_history h join incident_tickets it on it.ticket_id = h.ticket_id
+      where it.incident_id = ${id} and h.to_status = 'closed' and h.actor_user_id = ${superv.id}`);
+    expect(rows[0].n).toBe(200);
+
+    // once closed, a customer who writes gets no notice and no link
+    const [late] = numbers(1);
+    await sim.session.customerSend({ number: late, body: "voltou?" });
+    await drain();
+    phones = await received(sim);
+    expect(count(phones.get(late), notice)).toBe(0);
+    expect((await api(t, t.adminToken, "GET", `/incidents/${id}`)).body.ticketCount).toBe(200);
+  }, 400_000);
+
+  it("'normalizado' goes at the connection's unsolicited pace, one customer at a time", async () => {
+    const queue = await createQueue(t, "Fila do ritmo");
+    const sim = await pairedSimulator(t, { name: "Ritmo", queueIds: [queue] });
+    await setPace(sim.whatsappId, { intervalMinMs: 10_000, intervalMaxMs: 10_000, pauseEvery: 0, dailyCap: 0 });
+    const opened = await api(t, t.adminToken, "POST", "/incidents", { title: "Queda de energia", message: "Estamos sem energia no POP." });
+    const customers = numbers(3);
+    for (const n of customers) await sim.session.customerSend({ number: n, body: "caiu" });
+    await drain();
+    const closed = await api(t, t.adminToken, "POST", `/incidents/${opened.body.id}/close`, {
+      message: "Normalizado! {{title}} resolvida.",
+    });
+    expect(closed.body.closeMessage).toBe("Normalizado! Queda de energia resolvida.");
+    const sent = async () => [...(await received(sim)).values()].flat().filter((b) => b === closed.body.closeMessage).length;
+    await drain();
+    expect(await sent()).toBe(1);
+    fake.advance(10_000);
+    await drain();
+    expect(await sent()).toBe(2);
+    fake.advance(10_000);
+    await drain();
+    expect(await sent()).toBe(3);
+  }, 60_000);
+});
+
+describe("queue position and expected wait", () => {
+  it("three customers wait: each is told their position on entering; the list shows 1, 2, 3; one is taken and the others move up; a new message tells again only after N minutes", async () => {
+    const queue = await createQueue(t, "Financeiro");
+    const put = await api(t, t.adminToken, "PUT", `/queue/${queue}`, { positionNotice: { enabled: true, everyMinutes: 10 } });
+    expect(put.body.positionNotice).toEqual({ enabled: true, everyMinutes: 10 });
+    const sim = await pairedSimulator(t, { name: "Financeiro WA", queueIds: [queue] });
+    const agentF = await t.createUser({ name: "Fábio", queueIds: [queue] });
+    const [a, b, c] = numbers(3);
+    const told = async (n: string) => ((await received(sim)).get(n) ?? []).filter((m) => m.startsWith("Você é o"));
+    for (const n of [a, b, c]) {
+      await sim.session.customerSend({ number: n, body: "quero falar com o financeiro" });
+      await drainUntil(async () => (await told(n)).length === 1, `${n} told`);
+    }
+    let phones = await received(sim);
+    expect(phones.get(a)).toContain("Você é o 1º da fila Financeiro. Em breve um atendente vai falar com você.");
+    expect(phones.get(b)).toContain("Você é o 2º da fila Financeiro. Em breve um atendente vai falar com você.");
+    expect(phones.get(c)).toContain("Você é o 3º da fila Financeiro. Em breve um atendente vai falar com você.");
+
+    const positions = async () => {
+      const res = await api(t, agentF.token, "GET", `/tickets?status=pending&queueIds=${queue}`);
+      return Object.fromEntries(
+        (res.body.tickets as { contact: { number: string }; queuePosition: number | null }[]).map((tk) => [
+          tk.contact.number,
+          tk.queuePosition,
+        ]),
+      );
+    };
+    expect(await positions()).toEqual({ [a]: 1, [b]: 2, [c]: 3 });
+
+    // the agent takes the first one and answers it: the others move up
+    const list = await api(t, agentF.token, "GET", `/tickets?status=pending&queueIds=${queue}`);
+    const first = list.body.tickets.find((tk: { contact: { number: string } }) => tk.contact.number === a);
+    const took = await api(t, agentF.token, "PUT", `/tickets/${first.id}`, { status: "open", userId: agentF.id });
+    expect(took.status, JSON.stringify(took.body)).toBe(200);
+    fake.advance(120_000);
+    expect((await api(t, agentF.token, "POST", `/messages/${first.id}`, { body: "Olá, sou o Fábio." })).status).toBe(200);
+    await drain();
+    expect(await positions()).toEqual({ [b]: 1, [c]: 2 });
+
+    // c writes again within the 10 minutes: its position job runs and sends nothing
+    const cTicket = (await api(t, agentF.token, "GET", `/tickets?status=pending&queueIds=${queue}`)).body.tickets.find(
+      (tk: { contact: { number: string } }) => tk.contact.number === c,
+    ).id as number;
+    const jobsDone = async () =>
+      (
+        await t.ctx.db.execute<{ n: number }>(
+          sql`select count(*)::int as n from jobs where name = 'queues.position' and state = 'done' and (payload->>'ticketId')::int = ${cTicket}`,
+        )
+      ).rows[0].n;
+    const before = await jobsDone();
+    await sim.session.customerSend({ number: c, body: "ainda estou aqui" });
+    await drainUntil(async () => (await jobsDone()) === before + 1, "the position job of c's new message ran");
+    phones = await received(sim);
+    expect((phones.get(c) ?? []).filter((m) => m.startsWith("Você é o"))).toHaveLength(1);
+    // past the 10 minutes: told again, with the estimate from the queue's first response times
+    fake.advance(11 * 60_000);
+    await sim.session.customerSend({ number: c, body: "e agora?" });
+    await drainUntil(async () => (await told(c)).length === 2, "told again");
+    expect((await told(c))[1]).toMatch(/^Você é o 2º da fila Financeiro\. Tempo estimado de espera: cerca de \d+ min\.$/);
+  }, 60_000);
+
+  it("is off by default: a queue that does not tell positions sends nothing", async () => {
+    const queue = await createQueue(t, "Comercial");
+    expect((await api(t, t.adminToken, "GET", `/queue/${queue}`)).body.positionNotice).toEqual({ enabled: false, everyMinutes: 10 });
+    const sim = await pairedSimulator(t, { name: "Comercial WA", queueIds: [queue] });
+    const [n] = numbers(1);
+    await sim.session.customerSend({ number: n, body: "oi" });
+    await drain();
+    expect(((await received(sim)).get(n) ?? []).filter((m) => m.startsWith("Você é o"))).toEqual([]);
+    const res = await api(t, t.adminToken, "GET", `/tickets?status=pending&queueIds=${queue}&showAll=true`);
+    expect(res.body.tickets[0].queuePosition).toBe(1);
+  });
+});

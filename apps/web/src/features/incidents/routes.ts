@@ -1,0 +1,5 @@
+import type { PageRoute } from "../../lib/features";
+
+export const incidentsRoutes: PageRoute[] = [
+  { path: "/incidents", page: () => import("./components/IncidentsPage"), admin: true, supervisor: true },
+];
