@@ -45,6 +45,9 @@ import { botContentRoutes } from "./modules/bot-content/routes.js";
 import { registerDisparoRealtime } from "./realtime/disparos.js";
 import { registerContractRealtime } from "./realtime/contracts.js";
 import { registerScheduleRealtime } from "./realtime/schedules.js";
+import { registerMentionRealtime } from "./realtime/mentions.js";
+import * as audit from "./modules/audit/module.js";
+import * as lgpd from "./modules/lgpd/module.js";
 import { messageApiRoutes } from "./modules/message-api/routes.js";
 import { type Clock, realClock } from "./lib/pace.js";
 import { contactRoutes } from "./modules/contacts/routes.js";
@@ -209,6 +212,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerDisparoRealtime(ctx, io);
   registerContractRealtime(ctx, io);
   registerScheduleRealtime(ctx, io);
+  registerMentionRealtime(ctx, io);
 
   // channels: one session per connection; every event journaled, then handed to the one inbound pipeline
   const journal = opts.journal ?? createJournal(database.db);
@@ -293,6 +297,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   routes.push(settingRoutes(ctx, guard, clock, branding));
   const contractDeps = await contractsModule.register(host, branding);
   schedulesModule.register(host);
+  // the audit log (reads, retention) and LGPD (a contact's export and erasure, media retention)
+  audit.register(host);
+  lgpd.register(host, { contractFiles: contractDeps.files });
   routes.push(messageApiRoutes(conv));
   if (config.simulatorEnabled) routes.push(simulatorRoutes(ctx, channels, simulator, guard));
   for (const plugin of routes) await app.register(plugin);

@@ -67,6 +67,8 @@ export interface DomainEvents {
     routing: { ticketId: number | null; queueId: number | null; userId: number | null };
   };
   "chatbot.changed": { action: "create" | "update"; chatEntry: ChatEntry } | { action: "delete"; id: number };
+  /** an internal note named these users (`@Name`); each may see the ticket (modules/messages/notes.ts checked) */
+  "note.mentioned": { userIds: number[]; ticketId: number; messageId: number; byUserId: number; byName: string; body: string };
   "audiobot.changed": { action: "create" | "update"; audioEntry: AudioEntry } | { action: "delete"; id: number };
 }
 

@@ -19,3 +19,4 @@ export * from "./schedules.js";
 export * from "./billing.js";
 export * from "./bots.js";
 export * from "./ai.js";
+export * from "./audit.js";

@@ -40,7 +40,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const wait = throttle.retryAfter(req.ip, req.body.email);
       if (wait > 0) limited(reply, wait);
       try {
-        const session = await auth.login(ctx, req.body);
+        const session = await auth.login(ctx, req.body, req.ip);
         throttle.succeeded(req.ip, req.body.email);
         setCookie(reply, session);
         return { token: session.token, user: session.user };
