@@ -185,12 +185,12 @@ export async function updateUser(ctx: AppContext, actor: SessionUser, id: number
           updatedAt: new Date(),
         })
         .where(eq(users.id, id));
-      const beforeQueues = (await getUser(tx, id)).queues.map((q) => q.id);
+      const beforeQueues = (await getUser(tx, id)).queues.map((q) => q.id).sort((a, b) => a - b);
       if (input.queueIds !== undefined && isAdmin) await setQueues(tx, id, input.queueIds);
       const saved = await getUser(tx, id);
       // permissions (profile, queues) and identity changes are audited; a password change only as a fact
       const was = { name: existing.name, email: existing.email, profile: existing.profile, queueIds: beforeQueues };
-      const now = { name: saved.name, email: saved.email, profile: saved.profile, queueIds: saved.queues.map((q) => q.id) };
+      const now = { name: saved.name, email: saved.email, profile: saved.profile, queueIds: saved.queues.map((q) => q.id).sort((a, b) => a - b) };
       const changed = (Object.keys(was) as (keyof typeof was)[]).filter((k) => JSON.stringify(was[k]) !== JSON.stringify(now[k]));
       if (changed.length || passwordHash) {
         await recordAudit(tx, {
