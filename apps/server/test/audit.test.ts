@@ -26,12 +26,30 @@ afterAll(() => t.teardown());
 const entries = async (query: string) => {
   const res = await api(t, t.adminToken, "GET", `/audit?${query}`);
   expect(res.status).toBe(200);
-  return res.body as { entries: { id: number; action: string; userId: number | null; userName: string; target: string; before?: unknown; after?: unknown; ip: string }[]; count: number; hasMore: boolean };
+  return res.body as {
+    entries: {
+      id: number;
+      action: string;
+      userId: number | null;
+      userName: string;
+      target: string;
+      before?: unknown;
+      after?: unknown;
+      ip: string;
+    }[];
+    count: number;
+    hasMore: boolean;
+  };
 };
 
 describe("the audit log records", () => {
   it("sign-ins, failed ones with the e-mail typed (never the password), with the address", async () => {
-    const bad = await t.app.inject({ method: "POST", url: "/auth/login", payload: { email: "admin@admin.com", password: "wrong-one-123" }, remoteAddress: "203.0.113.9" });
+    const bad = await t.app.inject({
+      method: "POST",
+      url: "/auth/login",
+      payload: { email: "admin@admin.com", password: "wrong-one-123" },
+      remoteAddress: "203.0.113.9",
+    });
     expect(bad.statusCode).toBe(401);
     await t.login();
     const failed = await entries("action=auth.loginFailed");
@@ -48,7 +66,9 @@ describe("the audit log records", () => {
       before: { key: "autoCloseHours", value: "24" },
       after: { key: "autoCloseHours", value: "12" },
     });
-    expect(list.entries.find((e) => e.target === "setting:mail_password")).toMatchObject({ after: { key: "mail_password", value: "[redacted]" } });
+    expect(list.entries.find((e) => e.target === "setting:mail_password")).toMatchObject({
+      after: { key: "mail_password", value: "[redacted]" },
+    });
     const all = await api(t, t.adminToken, "GET", "/audit/export");
     expect(JSON.stringify(list)).not.toContain("s3nha-do-smtp");
     expect(all.body).not.toContain("s3nha-do-smtp");
@@ -69,13 +89,19 @@ describe("the audit log records", () => {
     const sent = await api(t, t.adminToken, "POST", `/messages/${ticket.id}`, { body: "apagar esta" });
     await settle(t);
     expect((await api(t, t.adminToken, "DELETE", `/messages/${sent.body[0].id}`)).status).toBe(200);
-    expect((await api(t, t.adminToken, "PUT", `/tickets/${ticket.id}`, { queueId: q2, userId: null, status: "pending", transf: true })).status).toBe(200);
+    expect(
+      (await api(t, t.adminToken, "PUT", `/tickets/${ticket.id}`, { queueId: q2, userId: null, status: "pending", transf: true })).status,
+    ).toBe(200);
     expect((await api(t, t.adminToken, "PUT", `/contacts/${ticket.contactId}`, { name: "Cliente Renomeado" })).status).toBe(200);
     expect((await api(t, t.adminToken, "DELETE", `/tickets/${ticket.id}`)).status).toBe(200);
 
     const byAction = async (action: string) => (await entries(`action=${action}`)).entries[0];
     expect(await byAction("message.delete")).toMatchObject({ target: `message:${sent.body[0].id}`, userId: 1 });
-    expect(await byAction("ticket.transfer")).toMatchObject({ target: `ticket:${ticket.id}`, before: { queueId: q1 }, after: { queueId: q2 } });
+    expect(await byAction("ticket.transfer")).toMatchObject({
+      target: `ticket:${ticket.id}`,
+      before: { queueId: q1 },
+      after: { queueId: q2 },
+    });
     expect(await byAction("contact.update")).toMatchObject({ after: { name: "Cliente Renomeado" } });
     expect(await byAction("ticket.delete")).toMatchObject({ target: `ticket:${ticket.id}` });
   });
@@ -107,7 +133,10 @@ describe("GET /audit", () => {
     const res = await t.app.inject({ method: "GET", url: "/audit/export?userId=778", headers: bearer(t.adminToken) });
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toContain("text/csv");
-    const lines = res.body.replace(/^\uFEFF/, "").trim().split("\r\n");
+    const lines = res.body
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
     expect(lines[0]).toBe("id,at,userId,userName,action,target,before,after,ip");
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://x"")"`);
@@ -137,15 +166,21 @@ describe("append-only", () => {
   });
 
   it("only the retention job deletes, and only entries past the setting's days", async () => {
-    await t.ctx.db.execute(sql`insert into audit_entries (at, user_name, action, target) values (now() - interval '40 days', 'antigo', 'auth.login', 'user:1')`);
+    await t.ctx.db.execute(
+      sql`insert into audit_entries (at, user_name, action, target) values (now() - interval '40 days', 'antigo', 'auth.login', 'user:1')`,
+    );
     expect((await api(t, t.adminToken, "PUT", "/settings/auditRetentionDays", { value: "30" })).status).toBe(200);
-    const [{ n: recent }] = (await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from audit_entries where at > now() - interval '30 days'`)).rows;
+    const [{ n: recent }] = (
+      await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from audit_entries where at > now() - interval '30 days'`)
+    ).rows;
     await t.jobs.enqueue(AUDIT_RETENTION_JOB);
     await eventually(
       async () => (await t.ctx.db.execute(sql`select 1 from audit_entries where user_name = 'antigo'`)).rows.length === 0,
       "the old entry purged",
     );
-    const [{ n: left }] = (await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from audit_entries where at > now() - interval '30 days'`)).rows;
+    const [{ n: left }] = (
+      await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from audit_entries where at > now() - interval '30 days'`)
+    ).rows;
     expect(left).toBeGreaterThanOrEqual(recent);
     // the purge's permission ended with its transaction
     await refused(t.ctx.db.execute(sql`delete from audit_entries`));

@@ -4,7 +4,17 @@ import { inflateRawSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MEDIA_RETENTION_JOB } from "../src/modules/lgpd/module.js";
-import { api, createQueue, customerSays, eventually, PNG, pairedSimulator, type SimConnection, settle, ticketOfContact } from "./conversation-kit.js";
+import {
+  api,
+  createQueue,
+  customerSays,
+  eventually,
+  PNG,
+  pairedSimulator,
+  type SimConnection,
+  settle,
+  ticketOfContact,
+} from "./conversation-kit.js";
 import { bearer, createTestApp, type TestApp } from "./helpers.js";
 
 /** Reads a ZIP through its central directory (what an unzip tool does): name → bytes. */
@@ -51,13 +61,21 @@ beforeAll(async () => {
   contactId = ticket.contactId;
   expect((await api(t, t.adminToken, "PUT", `/tickets/${ticketId}`, { status: "open", userId: 1 })).status).toBe(200);
   expect((await api(t, t.adminToken, "POST", `/messages/${ticketId}`, { body: "Olá Maria, recebido." })).status).toBe(200);
-  expect((await api(t, t.adminToken, "POST", `/messages/${ticketId}`, { body: "nota: cliente sensível", internal: true })).status).toBe(200);
+  expect((await api(t, t.adminToken, "POST", `/messages/${ticketId}`, { body: "nota: cliente sensível", internal: true })).status).toBe(
+    200,
+  );
   expect(
-    (await api(t, t.adminToken, "POST", "/schedules", { ticketId, message: "Lembrete da visita técnica", when: "2099-01-01T10:00:00" })).status,
+    (await api(t, t.adminToken, "POST", "/schedules", { ticketId, message: "Lembrete da visita técnica", when: "2099-01-01T10:00:00" }))
+      .status,
   ).toBe(200);
   expect(
-    (await api(t, t.adminToken, "POST", "/disparos", { whatsappId: sim.whatsappId, rows: [{ number: NUMBER, message: "Promoção" }], startAt: "2099-01-01T10:00" }))
-      .status,
+    (
+      await api(t, t.adminToken, "POST", "/disparos", {
+        whatsappId: sim.whatsappId,
+        rows: [{ number: NUMBER, message: "Promoção" }],
+        startAt: "2099-01-01T10:00",
+      })
+    ).status,
   ).toBe(200);
   await settle(t);
 });
@@ -135,7 +153,11 @@ describe("POST /contacts/{id}/erase", () => {
       expect((await t.app.inject({ method: "GET", url: `/media/${k}` })).statusCode).toBe(404);
     }
     const dump = JSON.stringify(
-      (await t.ctx.db.execute(sql`select c.*, t.last_message from contacts c join tickets t on t.contact_id = c.id where c.id = ${contactId}`)).rows,
+      (
+        await t.ctx.db.execute(
+          sql`select c.*, t.last_message from contacts c join tickets t on t.contact_id = c.id where c.id = ${contactId}`,
+        )
+      ).rows,
     );
     expect(dump).not.toContain("Maria");
     expect(dump).not.toContain(NUMBER);
@@ -154,7 +176,9 @@ describe("POST /contacts/{id}/erase", () => {
     expect(contact.body.erasedAt).toBeTruthy();
 
     // an export now holds nothing personal
-    const again = unzip((await t.app.inject({ method: "GET", url: `/contacts/${contactId}/export`, headers: bearer(t.adminToken) })).rawPayload);
+    const again = unzip(
+      (await t.app.inject({ method: "GET", url: `/contacts/${contactId}/export`, headers: bearer(t.adminToken) })).rawPayload,
+    );
     expect([...again.keys()].some((k) => k.startsWith("media/"))).toBe(false);
     expect(again.get("messages.json")?.toString()).not.toContain("CPF");
 
@@ -170,7 +194,9 @@ describe("media retention", () => {
     await customerSays(t, sim, number, "foto nova", { media: { data: PDF, mimetype: "application/pdf", fileName: "nova.pdf" } });
     const [ticket] = await ticketOfContact(t, number);
     const rows = (
-      await t.ctx.db.execute<{ id: number; media_key: string }>(sql`select id, media_key from messages where ticket_id = ${ticket.id} and media_key is not null order by id`)
+      await t.ctx.db.execute<{ id: number; media_key: string }>(
+        sql`select id, media_key from messages where ticket_id = ${ticket.id} and media_key is not null order by id`,
+      )
     ).rows;
     expect(rows).toHaveLength(2);
     const [old, recent] = rows;

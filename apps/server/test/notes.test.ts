@@ -92,7 +92,9 @@ describe("internal notes", () => {
       const list = await api(t, agent.token, "GET", `/messages/${ticket.id}`);
       expect(list.body.messages.find((m: { id: number }) => m.id === note.id)).toMatchObject({ internal: true, body: note.body });
       // a supervisor or anyone who may see the ticket reads it; an agent of another queue may not
-      expect((await api(t, bruna.token, "GET", `/messages/${ticket.id}`)).body.messages.some((m: { id: number }) => m.id === note.id)).toBe(true);
+      expect((await api(t, bruna.token, "GET", `/messages/${ticket.id}`)).body.messages.some((m: { id: number }) => m.id === note.id)).toBe(
+        true,
+      );
       expect((await api(t, carlos.token, "GET", `/messages/${ticket.id}`)).status).toBe(403);
 
       // the mention reached Bruna (same queue), not Carlos (cannot see the ticket)
@@ -103,8 +105,11 @@ describe("internal notes", () => {
 
       // the dashboard's first reply is still waiting: a note is no reply
       const cycle = async () =>
-        (await t.ctx.db.execute<{ reply_at: unknown }>(sql`select reply_at from ticket_cycles where ticket_id = ${ticket.id} order by id desc limit 1`))
-          .rows[0];
+        (
+          await t.ctx.db.execute<{ reply_at: unknown }>(
+            sql`select reply_at from ticket_cycles where ticket_id = ${ticket.id} order by id desc limit 1`,
+          )
+        ).rows[0];
       expect((await cycle()).reply_at).toBeNull();
       const reply = await api(t, agent.token, "POST", `/messages/${ticket.id}`, { body: "Olá! Vou verificar." });
       expect(reply.status).toBe(200);

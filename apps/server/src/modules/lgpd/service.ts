@@ -20,6 +20,7 @@ import type { FileStore } from "../../lib/media.js";
 import { iso } from "../../lib/sql.js";
 import { zip, type ZipEntry } from "../../lib/zip.js";
 import { auditOfContact, recordAudit } from "../audit/service.js";
+import { getContact } from "../contacts/service.js";
 import type { ConvDeps } from "../outbox/deps.js";
 
 /**
@@ -332,8 +333,11 @@ export async function eraseContact(deps: LgpdDeps, actor: SessionUser, id: numbe
       contactId: id,
       after: { ...answer, tickets: ticketIds.length, unsignedContracts: unsigned.length },
     });
-    return { answer, removable, contractKeys: unsignedKeys.map((k) => k.key).filter((k): k is string => !!k) };
+    return { answer, removable, contractKeys: unsignedKeys.map((k) => k.key).filter((k): k is string => !!k), ticketIds };
   });
+  // the lists and open chats show the anonymised contact
+  ctx.events.publish("contact.saved", { action: "update", contact: await getContact(ctx.db, id) });
+  if (result.ticketIds.length) ctx.events.publish("tickets.changed", { ticketIds: result.ticketIds });
   // files go after the commit (a rollback keeps them); a file that fails to go is logged
   for (const key of result.removable) {
     await deps.conv.media.remove(key).catch((err) => ctx.log.warn({ err, key }, "erased media file not removed"));

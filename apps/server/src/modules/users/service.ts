@@ -190,7 +190,12 @@ export async function updateUser(ctx: AppContext, actor: SessionUser, id: number
       const saved = await getUser(tx, id);
       // permissions (profile, queues) and identity changes are audited; a password change only as a fact
       const was = { name: existing.name, email: existing.email, profile: existing.profile, queueIds: beforeQueues };
-      const now = { name: saved.name, email: saved.email, profile: saved.profile, queueIds: saved.queues.map((q) => q.id).sort((a, b) => a - b) };
+      const now = {
+        name: saved.name,
+        email: saved.email,
+        profile: saved.profile,
+        queueIds: saved.queues.map((q) => q.id).sort((a, b) => a - b),
+      };
       const changed = (Object.keys(was) as (keyof typeof was)[]).filter((k) => JSON.stringify(was[k]) !== JSON.stringify(now[k]));
       if (changed.length || passwordHash) {
         await recordAudit(tx, {
