@@ -66,7 +66,10 @@ test("a note written with the toggle shows apart in the chat and never reaches t
   // a reply to the customer still goes out, and the notes never do
   await page.getByTestId("message-input").fill("Olá! Já estamos verificando.");
   await page.keyboard.press("Enter");
-  await until(async () => (await sim.phone(customer)).some((m) => m.fromMe && m.body.includes("Já estamos verificando")), "the reply on the phone");
+  await until(
+    async () => (await sim.phone(customer)).some((m) => m.fromMe && m.body.includes("Já estamos verificando")),
+    "the reply on the phone",
+  );
   const phone = await sim.phone(customer);
   assert.equal(
     phone.some((m) => /ONU|segunda nota/.test(m.body)),
