@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { noteOf } from "../chat/components/MessageInput";
 import { changeOf } from "./components/AuditPage";
 
 describe("changeOf", () => {
@@ -10,14 +9,5 @@ describe("changeOf", () => {
     expect(changeOf({ before: { profile: "user" }, after: { profile: "superv" } })).toBe("profile: user → superv");
     expect(changeOf({ after: { rows: 3 } })).toBe("rows: 3");
     expect(changeOf({})).toBe("");
-  });
-});
-
-describe("noteOf", () => {
-  it("the /nota prefix or the toggle makes a note; otherwise a message", () => {
-    expect(noteOf("/nota cliente VIP", false)).toBe("cliente VIP");
-    expect(noteOf("/NOTA cliente VIP", false)).toBe("cliente VIP");
-    expect(noteOf(" ver depois ", true)).toBe("ver depois");
-    expect(noteOf("olá", false)).toBeNull();
   });
 });
