@@ -51,6 +51,9 @@ import { registerContractRealtime } from "./realtime/contracts.js";
 import { registerScheduleRealtime } from "./realtime/schedules.js";
 import { registerHealthRealtime } from "./realtime/health.js";
 import * as healthModule from "./modules/health/module.js";
+import { registerMentionRealtime } from "./realtime/mentions.js";
+import * as audit from "./modules/audit/module.js";
+import * as lgpd from "./modules/lgpd/module.js";
 import { messageApiRoutes } from "./modules/message-api/routes.js";
 import { type Clock, realClock } from "./lib/pace.js";
 import { contactRoutes } from "./modules/contacts/routes.js";
@@ -228,6 +231,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerContractRealtime(ctx, io);
   registerScheduleRealtime(ctx, io);
   registerHealthRealtime(ctx, io);
+  registerMentionRealtime(ctx, io);
 
   // channels: one session per connection; every event journaled, then handed to the one inbound pipeline
   const journal = opts.journal ?? createJournal(database.db);
@@ -336,6 +340,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   schedulesModule.register(host);
   // number health: the sender's gate (pause, cap, warm-up), ban signals, the backup connection
   healthModule.register(host, sender);
+  // the audit log (reads, retention) and LGPD (a contact's export and erasure, media retention)
+  audit.register(host);
+  lgpd.register(host, { contractFiles: contractDeps.files });
   routes.push(messageApiRoutes(conv));
   if (config.simulatorEnabled)
     routes.push(simulatorRoutes(ctx, channels, simulator, guard, ownership && ((id, m, a) => ownership.ask(id, m, a))));

@@ -27,6 +27,8 @@ export interface SessionUser {
   email: string;
   profile: "admin" | "superv" | "user";
   queueIds: number[];
+  /** the address of the request acting as this user (routes set it: `sessionUser(req)`); the audit log records it */
+  ip?: string;
 }
 
 /** Resolves a token's user id and version to the current user (null when the version is stale or the user gone). */

@@ -94,6 +94,12 @@ export const PERMISSIONS: Record<string, Row> = {
   "PUT /contacts/{id}": { expect: CONTACT_SCOPED, body: () => ({ email: "editado@example.com" }) },
   "DELETE /contacts/{id}": { expect: ADMINS, fresh: "contact" },
   "GET /contacts/{id}/audit": { expect: SUPERVISORS },
+  // LGPD (admins): the contact's data as a ZIP, its erasure
+  "GET /contacts/{id}/export": { expect: ADMINS },
+  "POST /contacts/{id}/erase": { expect: ADMINS, fresh: "contact" },
+  // the audit log (admins; nothing writes it through a route)
+  "GET /audit": { expect: ADMINS },
+  "GET /audit/export": { expect: ADMINS },
   "POST /contact": { expect: CONTACT_SCOPED, body: (f, target) => ({ name: "Pelo Número", number: f.contact[target].number }) },
   "DELETE /contacts/all": { expect: ADMINS, last: true },
   "POST /contacts/import": { expect: SUPERVISORS, csv: true },

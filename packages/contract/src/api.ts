@@ -307,6 +307,8 @@ export const messageSendBody = z.object({
   fromMe: jsonBool.optional(),
   read: jsonBool.optional(),
   mediaUrl: z.string().max(2000).nullish(),
+  /** an internal note: stored in the conversation, never sent (`@Name` mentions notify those users) */
+  internal: jsonBool.optional(),
 });
 export type MessageSendBody = z.input<typeof messageSendBody>;
 

@@ -59,6 +59,8 @@ export const contactSchema = z.object({
   email: z.string(),
   profilePicUrl: z.string(),
   isGroup: z.boolean(),
+  /** set once the contact's personal data was erased (LGPD, POST /contacts/{id}/erase) */
+  erasedAt: isoDate.nullable().optional(),
   extraInfo: z.array(extraInfoSchema),
   tags: z.array(tagSchema),
   createdAt: isoDate,
@@ -193,7 +195,8 @@ export const quotedMessageSchema = z.object({
 });
 
 /** Who wrote a message: the customer, an agent, the connection's automatic texts and bots, the paired phone itself, a schedule, the API, a disparo. */
-export const messageSourceSchema = z.enum(["customer", "agent", "bot", "phone", "schedule", "api", "disparo"]);
+/** `note`: an internal note of an agent (never sent; `internal: true`). */
+export const messageSourceSchema = z.enum(["customer", "agent", "bot", "phone", "schedule", "api", "disparo", "note"]);
 export type MessageSource = z.infer<typeof messageSourceSchema>;
 
 export const messageSchema = z.object({
@@ -221,6 +224,8 @@ export const messageSchema = z.object({
   sendError: z.string().nullable(),
   /** A customer's voice note as text (AI transcription, shown with 'transcrição automática'); null until there is one. */
   transcription: z.string().nullable().optional(),
+  /** An internal note (source `note`): shown to whoever may see the ticket, never sent to the customer. */
+  internal: z.boolean().optional(),
   createdAt: isoDate,
   updatedAt: isoDate,
 });

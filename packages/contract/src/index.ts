@@ -18,3 +18,4 @@ export * from "./ai.js";
 export * from "./operations.js";
 export * from "./health.js";
 export * from "./incidents.js";
+export * from "./audit.js";

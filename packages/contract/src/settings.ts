@@ -102,6 +102,10 @@ export const SETTING_DEFAULTS = {
   aiTranscriptionModel: "",
   /** CPF/CNPJ, e-mails, card-like and phone numbers replaced by placeholders before anything leaves */
   aiRedact: "enabled",
+  /** the audit log keeps entries this many days (a daily job deletes older ones; 0 = forever) */
+  auditRetentionDays: "365",
+  /** media files (customers' and agents') older than this many days are deleted by a daily job (0 = kept) */
+  mediaRetentionDays: "0",
   disparoOptOutReply: "Pronto! Você não vai mais receber nossas mensagens automáticas. Se mudar de ideia, é só nos chamar.",
 } as const;
 
@@ -160,6 +164,8 @@ export const SETTING_INTEGERS: readonly SettingKey[] = [
   "scheduleGraceMinutes",
   "mkAuthUnlockDays",
   "mkAuthUnlockEveryDays",
+  "auditRetentionDays",
+  "mediaRetentionDays",
 ];
 
 export const COLOR_SETTING_KEYS: readonly SettingKey[] = [

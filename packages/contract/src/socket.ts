@@ -5,6 +5,7 @@ import type { ContractEvent } from "./contracts.js";
 import type { ScheduleUpdate } from "./schedules.js";
 import type { WhatsappHealthEvent } from "./health.js";
 import type { IncidentUpdate } from "./incidents.js";
+import type { MentionEvent } from "./audit.js";
 
 /** Socket events the server emits and their payloads (core §4, document 001 §4). */
 export interface ServerToClientEvents {
@@ -48,6 +49,8 @@ export interface ServerToClientEvents {
   "chatbot:update": (p: { action: "create" | "update"; chatEntry: ChatEntry } | { action: "delete"; id: number }) => void;
   /** audio entries changed (every signed-in user: agents send them from the message input) */
   "audiobot:update": (p: { action: "create" | "update"; audioEntry: AudioEntry } | { action: "delete"; id: number }) => void;
+  /** an internal note named this user (`@Name`); only to users who may see the ticket */
+  mention: (p: MentionEvent) => void;
 }
 
 /** Answer of a room join, when the client passes a callback: refused joins say why. */

@@ -11,7 +11,8 @@ declare module "fastify" {
 /** The signed-in user of a request that passed `requireUser`. */
 export function sessionUser(req: FastifyRequest): SessionUser {
   if (!req.user) throw new AppError("ERR_SESSION_EXPIRED");
-  return req.user;
+  // the request's address goes with the user to the services (the audit log records it); the cached user is never changed
+  return { ...req.user, ip: req.ip };
 }
 
 export function bearerToken(header: string | undefined): string | undefined {

@@ -82,6 +82,8 @@ export interface DomainEvents {
   "chatbot.changed": { action: "create" | "update"; chatEntry: ChatEntry } | { action: "delete"; id: number };
   /** an incident was opened, changed or closed (issue 32 §1: every signed-in user hears it, the banner) */
   "incident.changed": IncidentUpdate;
+  /** an internal note named these users (`@Name`); each may see the ticket (modules/messages/notes.ts checked) */
+  "note.mentioned": { userIds: number[]; ticketId: number; messageId: number; byUserId: number; byName: string; body: string };
   "audiobot.changed": { action: "create" | "update"; audioEntry: AudioEntry } | { action: "delete"; id: number };
 }
 

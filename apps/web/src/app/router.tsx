@@ -14,6 +14,7 @@ import { queuesRoutes } from "../features/queues";
 import { quickAnswersRoutes } from "../features/quick-answers";
 import { settingsRoutes } from "../features/settings";
 import { schedulesRoutes } from "../features/schedules";
+import { auditRoutes } from "../features/audit";
 import { usersRoutes } from "../features/users";
 import type { PageRoute } from "../lib/features";
 import { AdminRoute, PrivateRoute, PublicRoute, SupervisorRoute } from "./guards";
@@ -33,6 +34,7 @@ const SCREENS: PageRoute[] = [
   ...contractsRoutes,
   ...schedulesRoutes,
   ...incidentsRoutes,
+  ...auditRoutes,
   ...apiDocRoutes,
   ...chatbotRoutes,
   ...placeholderRoutes,

@@ -13,6 +13,7 @@ import { chatbotMenu } from "../features/chatbot";
 import { queuesMenu } from "../features/queues";
 import { quickAnswersMenu } from "../features/quick-answers";
 import { schedulesMenu } from "../features/schedules";
+import { auditMenu } from "../features/audit";
 import { DarkModeToggle, settingsMenu, useSettings } from "../features/settings";
 import { NotificationsBell, ticketsMenu, useTicketNotifications, useTicketsLive } from "../features/tickets";
 import { usersMenu } from "../features/users";
@@ -34,6 +35,7 @@ const MENU: MenuEntry[] = [
   connectionsMenu,
   apiDocMenu,
   settingsMenu,
+  auditMenu,
 ];
 
 /** What stays live on every screen: the signed-in user, the ticket rooms and cached lists (the bell too), notifications. */

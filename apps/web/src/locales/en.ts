@@ -38,6 +38,7 @@ export const en: Messages = {
     offLogin: "Go to sign in",
   },
   menu: {
+    audit: "Audit log",
     tickets: "Tickets",
     contacts: "Contacts",
     quickAnswers: "Quick answers",

@@ -39,6 +39,7 @@ export const es: Messages = {
     offLogin: "Ir al inicio de sesión",
   },
   menu: {
+    audit: "Auditoría",
     tickets: "Atenciones",
     contacts: "Contactos",
     quickAnswers: "Respuestas rápidas",

@@ -38,6 +38,7 @@ export const pt = {
     offLogin: "Ir para o login",
   },
   menu: {
+    audit: "Auditoria",
     tickets: "Atendimentos",
     contacts: "Contatos",
     quickAnswers: "Respostas rápidas",

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { timestamps } from "./common.js";
 
 export const contacts = pgTable(
@@ -14,6 +14,8 @@ export const contacts = pgTable(
     email: text("email").notNull().default(""),
     profilePicUrl: text("profile_pic_url").notNull().default(""),
     isGroup: boolean("is_group").notNull().default(false),
+    /** LGPD erasure (POST /contacts/{id}/erase): personal data anonymised at this time; null otherwise */
+    erasedAt: timestamp("erased_at", { withTimezone: true }),
     ...timestamps,
   },
   (t) => [

@@ -22,3 +22,4 @@ export * from "./ai.js";
 export * from "./cluster.js";
 export * from "./health.js";
 export * from "./incidents.js";
+export * from "./audit.js";

@@ -1,5 +1,5 @@
 import { AI_RATE_PER_MINUTE, type AiCallKind, type AiCallsAnswer, type AiTestAnswer, type ErrorCode, type Ticket } from "@balcao/contract";
-import { and, count, desc, eq, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, ne, type SQL } from "drizzle-orm";
 import type { AppContext, SessionUser } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import { aiCalls, messages, quickAnswers } from "../../db/schema/index.js";
@@ -121,7 +121,8 @@ async function recentMessages(db: DbOrTx, ticketId: number) {
       isDeleted: messages.isDeleted,
     })
     .from(messages)
-    .where(eq(messages.ticketId, ticketId))
+    // internal notes never leave Balcão (the AI server is outside)
+    .where(and(eq(messages.ticketId, ticketId), ne(messages.source, "note")))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(80);
   return rows.reverse();

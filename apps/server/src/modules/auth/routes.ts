@@ -43,7 +43,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const wait = await throttle.retryAfter(req.ip, req.body.email);
       if (wait > 0) limited(reply, wait);
       try {
-        const session = await auth.login(ctx, req.body);
+        const session = await auth.login(ctx, req.body, req.ip);
         await throttle.succeeded(req.ip, req.body.email);
         setCookie(reply, session);
         return { token: session.token, user: session.user };

@@ -1,3 +1,4 @@
+import { recordAudit } from "../audit/service.js";
 import type { AuthAnswer, LoginBody, SignupBody } from "@balcao/contract";
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { AppContext } from "../../context.js";
@@ -65,11 +66,22 @@ async function withinGrace(ctx: AppContext, presented: string, row: typeof refre
   return undefined;
 }
 
-export async function login(ctx: AppContext, input: LoginBody): Promise<Session> {
+export async function login(ctx: AppContext, input: LoginBody, ip = ""): Promise<Session> {
   const row = await findUserByEmail(ctx.db, input.email);
   const ok = await verifyPassword(input.password, row?.passwordHash);
-  if (!row || !ok) throw new AppError("ERR_INVALID_CREDENTIALS");
-  return openSession(ctx, row.id);
+  if (!row || !ok) {
+    // the e-mail typed is recorded (never the password); an unknown e-mail has no user id
+    await recordAudit(ctx.db, {
+      actor: { id: row?.id ?? null, name: input.email },
+      action: "auth.loginFailed",
+      target: row ? `user:${row.id}` : "",
+      ip,
+    });
+    throw new AppError("ERR_INVALID_CREDENTIALS");
+  }
+  const session = await openSession(ctx, row.id);
+  await recordAudit(ctx.db, { actor: { id: row.id, name: row.name }, action: "auth.login", target: `user:${row.id}`, ip });
+  return session;
 }
 
 /**

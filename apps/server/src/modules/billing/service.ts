@@ -1,3 +1,4 @@
+import { recordAudit } from "../audit/service.js";
 import type { BillingContract, BillingCustomerAnswer, BillingTestAnswer, Ticket, UnlockResult } from "@balcao/contract";
 import { documentKind, normalizeDocument } from "@balcao/contract";
 import { desc, eq } from "drizzle-orm";
@@ -276,6 +277,13 @@ export async function unlockFromPanel(
       contractId: contract.id,
       action: "unlock",
       result,
+    });
+    await recordAudit(tx, {
+      actor: user,
+      action: "billing.unlock",
+      target: `ticket:${ticket.id}`,
+      contactId: ticket.contactId,
+      after: { system: billing.name, contractId: contract.id, unlocked: result.unlocked },
     });
     return enqueueReplies(tx, ticket, replies, [], { source: "agent", userId: user.id });
   });

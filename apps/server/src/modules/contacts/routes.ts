@@ -58,7 +58,7 @@ export function contactRoutes(conv: ConvDeps, guard: Guards): FastifyPluginAsync
       return { message: "Contacts deleted", deleted };
     });
     app.delete("/contacts/:id", { preHandler: guard.admin, schema: { tags, params: idParam } }, async (req) => {
-      await service.deleteContact(ctx, req.params.id);
+      await service.deleteContact(ctx, req.params.id, sessionUser(req));
       return { message: "Contact deleted" };
     });
     app.post(

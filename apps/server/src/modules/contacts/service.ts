@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, inArray, like, or, type SQL, sql } from "dri
 import type { AppContext, SessionUser } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import { auditLog, contactExtraInfo, contactTags, contacts, tags, tickets } from "../../db/schema/index.js";
+import { recordAudit } from "../audit/service.js";
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
 import { containsPattern, iso, likeEscape, pageWindow } from "../../lib/sql.js";
 import { canSee, visibleTo } from "../access/visibility.js";
@@ -19,6 +20,7 @@ export function contactOf(r: ContactRow, extras: Pick<Contact, "extraInfo" | "ta
     email: r.email,
     profilePicUrl: r.profilePicUrl,
     isGroup: r.isGroup,
+    ...(r.erasedAt && { erasedAt: iso(r.erasedAt) }),
     ...extras,
     createdAt: iso(r.createdAt),
     updatedAt: iso(r.updatedAt),
@@ -192,8 +194,26 @@ export async function updateContact(ctx: AppContext, user: SessionUser, id: numb
   const contact = await ctx.db
     .transaction(async (tx) => {
       await assertContactAccess(tx, user, id);
-      const [before] = await tx.select({ number: contacts.number }).from(contacts).where(eq(contacts.id, id)).for("update");
+      const [before] = await tx
+        .select({ name: contacts.name, number: contacts.number, email: contacts.email })
+        .from(contacts)
+        .where(eq(contacts.id, id))
+        .for("update");
       if (!before) throw new AppError("ERR_NO_CONTACT_FOUND");
+      const changed = (["name", "number", "email"] as const).filter((k) => input[k] !== undefined && input[k] !== before[k]);
+      if (changed.length || input.extraInfo !== undefined) {
+        await recordAudit(tx, {
+          actor: user,
+          action: "contact.update",
+          target: `contact:${id}`,
+          contactId: id,
+          before: Object.fromEntries(changed.map((k) => [k, before[k]])),
+          after: {
+            ...Object.fromEntries(changed.map((k) => [k, input[k]])),
+            ...(input.extraInfo !== undefined && { extraInfo: input.extraInfo }),
+          },
+        });
+      }
       if (input.number !== undefined && input.number !== before.number) {
         await tx.insert(auditLog).values({
           entity: "contact",
@@ -241,8 +261,23 @@ export async function contactAudit(db: DbOrTx, id: number) {
   }));
 }
 
-export async function deleteContact(ctx: AppContext, id: number): Promise<void> {
-  const deleted = await ctx.db.delete(contacts).where(eq(contacts.id, id)).returning({ id: contacts.id });
+export async function deleteContact(ctx: AppContext, id: number, actor?: SessionUser): Promise<void> {
+  const deleted = await ctx.db.transaction(async (tx) => {
+    const rows = await tx
+      .delete(contacts)
+      .where(eq(contacts.id, id))
+      .returning({ id: contacts.id, name: contacts.name, number: contacts.number });
+    if (rows.length && actor) {
+      await recordAudit(tx, {
+        actor,
+        action: "contact.delete",
+        target: `contact:${id}`,
+        contactId: id,
+        before: { name: rows[0].name, number: rows[0].number },
+      });
+    }
+    return rows;
+  });
   if (deleted.length === 0) throw new AppError("ERR_NO_CONTACT_FOUND");
   ctx.events.publish("contact.deleted", { contactId: id });
 }

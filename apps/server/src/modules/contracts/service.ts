@@ -1,3 +1,4 @@
+import { recordAudit } from "../audit/service.js";
 import { createHash, randomBytes } from "node:crypto";
 import {
   type ContractCreateBody,
@@ -193,6 +194,13 @@ export async function createContract(
         runAt: new Date(deps.clock.now()),
       },
     );
+    await recordAudit(tx, {
+      actor: user,
+      action: "contract.send",
+      target: `contract:${r.id}`,
+      contactId: ticket.contactId,
+      after: { ticketId: ticket.id, titulo: r.titulo, templateId: template.id },
+    });
     return r;
   });
   deps.wakeRunner();
@@ -367,7 +375,15 @@ export async function deleteContract(deps: ContractDeps, user: SessionUser, id: 
   const { ctx } = deps.conv;
   const c = await contractFor(ctx, user, id);
   const routing = await routingOf(ctx.db, c.ticketId);
-  await ctx.db.delete(contracts).where(eq(contracts.id, id));
+  await ctx.db.transaction(async (tx) => {
+    await tx.delete(contracts).where(eq(contracts.id, id));
+    await recordAudit(tx, {
+      actor: user,
+      action: "contract.delete",
+      target: `contract:${id}`,
+      before: { ticketId: c.ticketId, titulo: c.titulo, status: c.status },
+    });
+  });
   await deps.files.remove(c.fileKey);
   await deps.files.remove(c.signedKey);
   ctx.events.publish("contract.deleted", { id, routing });

@@ -1,3 +1,4 @@
+import { type AuditActor, recordAudit } from "../audit/service.js";
 import type { DisparoStatus } from "@balcao/contract";
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
@@ -20,7 +21,7 @@ const INSERT_CHUNK = 1000;
  */
 export async function createDisparos(
   deps: DisparoDeps,
-  input: { whatsappId: number; rows: CheckedRow[]; startAt?: Date; idempotency?: { scope: string; key: string } },
+  input: { whatsappId: number; rows: CheckedRow[]; startAt?: Date; idempotency?: { scope: string; key: string }; actor?: AuditActor },
 ): Promise<{ created: number; cancelled: number }> {
   const { ctx } = deps.conv;
   const now = deps.clock.now();
@@ -68,6 +69,14 @@ export async function createDisparos(
     });
     for (let i = 0; i < values.length; i += INSERT_CHUNK) await tx.insert(disparos).values(values.slice(i, i + INSERT_CHUNK));
     const out = { created: values.length, cancelled };
+    if (input.actor) {
+      await recordAudit(tx, {
+        actor: input.actor,
+        action: "disparo.start",
+        target: `disparos:${batchId}`,
+        after: { whatsappId: input.whatsappId, rows: values.length, cancelled, startAt: at.toISOString() },
+      });
+    }
     if (values.length > cancelled) await wakeJob(tx, input.whatsappId, at.getTime());
     if (input.idempotency) await saveResult(tx, input.idempotency.scope, input.idempotency.key, out);
     return out;
@@ -99,12 +108,13 @@ export async function restartErrors(deps: DisparoDeps): Promise<number> {
 }
 
 /** POST /disparos/cancel-pending: every 'a enviar' becomes 'cancelado' (rows already in the outbox go on). */
-export async function cancelPending(ctx: AppContext): Promise<number> {
+export async function cancelPending(ctx: AppContext, actor?: AuditActor): Promise<number> {
   const changed = await ctx.db.transaction(async (tx) => {
     await lockAllSettings(tx);
     const { rows } = await tx.execute(sql`
       update disparos set status = 'cancelado', reason = 'cancelado pelo administrador', updated_at = now()
       where status = 'a enviar' returning id`);
+    if (actor) await recordAudit(tx, { actor, action: "disparo.cancel", target: "disparos", after: { cancelled: rows.length } });
     return rows.length;
   });
   await publishChange(ctx, "update");

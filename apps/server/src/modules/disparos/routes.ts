@@ -81,6 +81,7 @@ export function disparoRoutes(deps: service.DisparoDeps, guard: Guards): Fastify
             : await service.rowsFromTags(ctx.db, body.tagIds ?? [], body.message ?? "", body.url, body.mimetype);
           const rows = await service.checkRows(deps.conv, raw);
           return service.createDisparos(deps, {
+            actor: sessionUser(req),
             whatsappId: body.whatsappId,
             rows,
             startAt: await service.startOf(ctx.db, body.startAt),
@@ -115,6 +116,7 @@ export function disparoRoutes(deps: service.DisparoDeps, guard: Guards): Fastify
         try {
           const rows = await service.checkRows(deps.conv, raw, stored);
           return await service.createDisparos(deps, {
+            actor: sessionUser(req),
             whatsappId,
             rows,
             startAt: await service.startOf(ctx.db, fields.startAt),
@@ -158,6 +160,7 @@ export function disparoRoutes(deps: service.DisparoDeps, guard: Guards): Fastify
         }));
         const rows = await service.checkRows(deps.conv, raw);
         return service.createDisparos(deps, {
+          actor: { id: null, name: `API (${conn.name})`, ip: req.ip },
           whatsappId: conn.id,
           rows,
           startAt: await service.startOf(ctx.db, req.body.startAt),
@@ -169,9 +172,13 @@ export function disparoRoutes(deps: service.DisparoDeps, guard: Guards): Fastify
     app.post("/disparos/restart-errors", { preHandler: guard.admin, schema: { tags, response: { 200: disparoBulkAnswer } } }, async () => ({
       changed: await service.restartErrors(deps),
     }));
-    app.post("/disparos/cancel-pending", { preHandler: guard.admin, schema: { tags, response: { 200: disparoBulkAnswer } } }, async () => ({
-      changed: await service.cancelPending(ctx),
-    }));
+    app.post(
+      "/disparos/cancel-pending",
+      { preHandler: guard.admin, schema: { tags, response: { 200: disparoBulkAnswer } } },
+      async (req) => ({
+        changed: await service.cancelPending(ctx, sessionUser(req)),
+      }),
+    );
     app.delete("/disparos", { preHandler: guard.admin, schema: { tags, response: { 200: disparoBulkAnswer } } }, async () => ({
       changed: await service.deleteAllDisparos(ctx),
     }));

@@ -11,7 +11,7 @@ export async function refreshPreview(tx: DbOrTx, ticketId: number, changedMessag
   if (!shown.rows.length) return;
   const { rows } = await tx.execute<{ id: number | string; body: string; media_type: string; file_name: string | null }>(sql`
     select id, body, media_type, file_name from messages
-    where ticket_id = ${ticketId} and not is_deleted
+    where ticket_id = ${ticketId} and not is_deleted and source <> 'note'
     order by (source = 'bot'), created_at desc, id desc
     limit 1`);
   const [m] = rows;

@@ -69,6 +69,8 @@ export function toMessage(r: MessageJoinRow): Message {
     sendError: m.sendError,
     // only once a voice note has one (messages built at send time carry none)
     ...(m.transcription != null && { transcription: m.transcription }),
+    // an internal note (never sent): the chat shows it apart
+    ...(m.source === "note" && { internal: true }),
     quotedMsg: r.q
       ? {
           id: r.q.id,

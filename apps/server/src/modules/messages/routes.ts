@@ -30,7 +30,8 @@ export function messageRoutes(conv: ConvDeps, guard: Guards): FastifyPluginAsync
           tags,
           description:
             "Stores the message(s) with the clock (ack 0) and queues them for the connection: the answer comes from that commit, the ticks follow. " +
-            "An `Idempotency-Key` header makes a retry answer the first request's messages instead of sending again (24 h, per user).",
+            "An `Idempotency-Key` header makes a retry answer the first request's messages instead of sending again (24 h, per user). " +
+            "`internal: true` stores an internal note instead (text only): never queued nor sent, shown to whoever may see the ticket; `@Name` notifies that user (socket `mention`).",
           params: ticketIdParam,
           headers: z.object({ "idempotency-key": z.string().max(200).optional() }).passthrough(),
           response: { 200: z.array(messageSchema) },
@@ -41,7 +42,12 @@ export function messageRoutes(conv: ConvDeps, guard: Guards): FastifyPluginAsync
         const idempotencyKey = idempotencyKeyOf(req.headers["idempotency-key"]);
         if (!req.isMultipart()) {
           const body = messageSendBody.parse(req.body ?? {});
-          return service.sendMessage(conv, user, req.params.ticketId, { body: body.body, quotedMsgId: body.quotedMsg?.id, idempotencyKey });
+          return service.sendMessage(conv, user, req.params.ticketId, {
+            body: body.body,
+            quotedMsgId: body.quotedMsg?.id,
+            idempotencyKey,
+            internal: body.internal,
+          });
         }
         // streamed to temp files (lib/uploads.ts): limit, type and per-user concurrency checked while receiving
         const upload = await conv.ctx.uploads.receive(req, reply, user.id, {
@@ -51,7 +57,11 @@ export function messageRoutes(conv: ConvDeps, guard: Guards): FastifyPluginAsync
         });
         try {
           const fields = upload.fields;
-          const body = messageSendBody.parse({ body: fields.body ?? "", quotedMsg: quotedOf(fields) });
+          const body = messageSendBody.parse({
+            body: fields.body ?? "",
+            quotedMsg: quotedOf(fields),
+            ...(fields.internal && { internal: fields.internal === "true" || fields.internal === "1" }),
+          });
           // the temp files are moved into the media store, never read into memory
           const files: service.Upload[] = upload.files.map((f) => ({ file: f, fileName: safeName(f.fileName) }));
           return await service.sendMessage(conv, user, req.params.ticketId, {
@@ -59,6 +69,7 @@ export function messageRoutes(conv: ConvDeps, guard: Guards): FastifyPluginAsync
             quotedMsgId: body.quotedMsg?.id,
             files,
             idempotencyKey,
+            internal: body.internal,
           });
         } finally {
           await upload.cleanup();

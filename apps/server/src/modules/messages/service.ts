@@ -10,6 +10,8 @@ import type { ConvDeps } from "../outbox/deps.js";
 import { addressOf, type Enqueued, enqueueMessage, enqueueOnce, mediaContent } from "../outbox/enqueue.js";
 import { claimKey, saveResult, storedResult } from "../outbox/idempotency.js";
 import { canSee, loadTicket, ticketFor } from "../tickets/queries.js";
+import { recordAudit } from "../audit/service.js";
+import { createNote } from "./notes.js";
 import { refreshPreview } from "./preview.js";
 import { loadMessage, loadMessagesPage, selectMessages, toMessage } from "./queries.js";
 
@@ -92,9 +94,14 @@ export async function sendMessage(
   conv: ConvDeps,
   user: SessionUser,
   ticketId: number,
-  input: { body: string; quotedMsgId?: number | null; files?: Upload[]; idempotencyKey?: string },
+  input: { body: string; quotedMsgId?: number | null; files?: Upload[]; idempotencyKey?: string; internal?: boolean },
 ): Promise<Message[]> {
   const { ctx } = conv;
+  // an internal note: stored, never queued (notes.ts)
+  if (input.internal) {
+    if (input.files?.length) throw new AppError("ERR_VALIDATION", 400, { medias: ["A note carries text only"] });
+    return [await createNote(conv, user, ticketId, input.body)];
+  }
   const ticket = await loadTicket(ctx.db, ticketId);
   assertCanWrite(user, ticket);
   const files = input.files ?? [];
@@ -234,7 +241,9 @@ export async function deleteMessage(conv: ConvDeps, user: SessionUser, id: numbe
   if (!canSee(user, ticket)) throw new AppError("ERR_NO_PERMISSION");
   if (!row.fromMe) throw new AppError("ERR_NO_PERMISSION");
   const privileged = user.profile === "admin" || user.profile === "superv";
-  if (!privileged && ticket.userId !== user.id) throw new AppError("ERR_NO_PERMISSION");
+  // a note is its author's (and supervisors'); a sent message the ticket owner's
+  const mine = row.source === "note" ? row.userId === user.id : ticket.userId === user.id;
+  if (!privileged && !mine) throw new AppError("ERR_NO_PERMISSION");
   if (!row.isDeleted) {
     // not sent yet: taken out of the outbox, nothing to delete on WhatsApp; being sent this very moment: try again
     const { rows: pending } = await ctx.db.execute<{ id: number; sending: boolean }>(sql`
@@ -254,6 +263,13 @@ export async function deleteMessage(conv: ConvDeps, user: SessionUser, id: numbe
     await ctx.db.transaction(async (tx) => {
       await tx.update(messages).set({ isDeleted: true, updatedAt: new Date() }).where(eq(messages.id, id));
       await refreshPreview(tx, row.ticketId, id);
+      await recordAudit(tx, {
+        actor: user,
+        action: "message.delete",
+        target: `message:${id}`,
+        contactId: ticket.contactId,
+        before: { ticketId: row.ticketId, body: row.body, source: row.source, mediaType: row.mediaType },
+      });
     });
   }
   const message = await loadMessage(ctx.db, eq(messages.id, id));

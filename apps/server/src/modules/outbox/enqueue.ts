@@ -17,7 +17,7 @@ import { IDEMPOTENCY_WINDOW_HOURS } from "./idempotency.js";
  */
 
 /** Lower goes first: an agent's reply never waits behind automatic or bulk sends. */
-export const PRIORITY: Record<Exclude<MessageSource, "customer" | "phone">, number> = {
+export const PRIORITY: Record<Exclude<MessageSource, "customer" | "phone" | "note">, number> = {
   agent: 0,
   bot: 1,
   schedule: 2,

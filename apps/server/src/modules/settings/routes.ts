@@ -88,7 +88,7 @@ export function settingRoutes(ctx: AppContext, guard: Guards, clock: Clock, bran
       async (req) => {
         service.assertKey(req.params.key);
         if (!UNGATED_SETTING_KEYS.includes(req.params.key)) await checkGate(req);
-        return service.updateSetting(ctx, req.params.key, req.body.value);
+        return service.updateSetting(ctx, req.params.key, req.body.value, sessionUser(req));
       },
     );
     /** The 'Acesso restrito' gate of the settings screen, checked here. */
@@ -112,7 +112,7 @@ export function settingRoutes(ctx: AppContext, guard: Guards, clock: Clock, bran
           reply.header("retry-after", String(wait));
           throw new AppError("ERR_TOO_MANY_REQUESTS");
         }
-        const ok = await service.verifySettingsPassword(ctx, req.body.password);
+        const ok = await service.verifySettingsPassword(ctx, req.body.password, user);
         if (!ok) {
           await unlockLimiter.hit(key);
           throw new AppError("ERR_WRONG_SETTINGS_PASSWORD");
@@ -134,7 +134,7 @@ export function settingRoutes(ctx: AppContext, guard: Guards, clock: Clock, bran
       },
       async (req) => {
         await checkGate(req);
-        return service.regenerateApiToken(ctx);
+        return service.regenerateApiToken(ctx, sessionUser(req));
       },
     );
     app.post(

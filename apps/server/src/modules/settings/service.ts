@@ -1,3 +1,4 @@
+import { type AuditActor, recordAudit } from "../audit/service.js";
 import { createHash, randomBytes } from "node:crypto";
 import {
   AGENT_SETTING_KEYS,
@@ -105,20 +106,37 @@ export function assertKey(key: string): asserts key is SettingKey {
   if (!isKey(key)) throw new AppError("ERR_NO_SETTING_FOUND");
 }
 
-export async function updateSetting(ctx: AppContext, key: string, rawValue: string): Promise<PublicSetting> {
+export async function updateSetting(ctx: AppContext, key: string, rawValue: string, actor?: AuditActor): Promise<PublicSetting> {
   assertKey(key);
   if (READ_ONLY_SETTING_KEYS.includes(key)) throw new AppError("ERR_NO_PERMISSION");
   let value = validate(key, rawValue.trim());
   if (key === "settingsPassword" && value !== "") value = await hashPassword(value);
-  return storeSetting(ctx, key, value);
+  return storeSetting(ctx, key, value, actor);
 }
 
-/** Writes a checked value and tells every open browser (the `settings` event, secrets masked). */
-async function storeSetting(ctx: AppContext, key: SettingKey, value: string): Promise<PublicSetting> {
-  await ctx.db
-    .insert(settings)
-    .values({ key, value })
-    .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: new Date() } });
+/**
+ * Writes a checked value (audited with the value before, in one transaction; a secret's values
+ * are never recorded, only that it changed) and tells every open browser (the `settings` event, secrets masked).
+ */
+async function storeSetting(ctx: AppContext, key: SettingKey, value: string, actor?: AuditActor): Promise<PublicSetting> {
+  await ctx.db.transaction(async (tx) => {
+    const [old] = await tx.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).for("update");
+    await tx
+      .insert(settings)
+      .values({ key, value })
+      .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: new Date() } });
+    const before = old?.value ?? SETTING_DEFAULTS[key];
+    if (actor !== undefined && before !== value) {
+      // recordAudit redacts a secret setting's value ({ key, value }) to "[redacted]"
+      await recordAudit(tx, {
+        actor,
+        action: "settings.update",
+        target: `setting:${key}`,
+        before: { key, value: before },
+        after: { key, value },
+      });
+    }
+  });
   const setting = present(key, value);
   ctx.events.publish("setting.updated", { setting });
   return setting;
@@ -128,10 +146,12 @@ async function storeSetting(ctx: AppContext, key: SettingKey, value: string): Pr
  * The settings screen's 'Acesso restrito' check, done here, never in the browser. Before a
  * settings password exists there is nothing to check (the screen asks the admin to create one).
  */
-export async function verifySettingsPassword(ctx: AppContext, password: string): Promise<boolean> {
+export async function verifySettingsPassword(ctx: AppContext, password: string, actor?: AuditActor): Promise<boolean> {
   const stored = await getSettingValue(ctx.db, "settingsPassword");
   if (!stored) throw new AppError("ERR_SETTINGS_PASSWORD_NOT_SET");
-  return verifyPassword(password, stored);
+  const ok = await verifyPassword(password, stored);
+  if (actor !== undefined) await recordAudit(ctx.db, { actor, action: "settings.unlock", target: "settings", after: { ok } });
+  return ok;
 }
 
 /** The SHA-256 of an API token, as kept (the token itself is shown once). */
@@ -140,9 +160,9 @@ export function apiTokenHash(token: string): string {
 }
 
 /** 'Gerar novo': a new userApiToken, answered once; only its hash is kept, the old one stops working. */
-export async function regenerateApiToken(ctx: AppContext): Promise<{ token: string }> {
+export async function regenerateApiToken(ctx: AppContext, actor?: AuditActor): Promise<{ token: string }> {
   const token = randomBytes(32).toString("base64url");
-  await storeSetting(ctx, "userApiToken", `sha256:${apiTokenHash(token)}`);
+  await storeSetting(ctx, "userApiToken", `sha256:${apiTokenHash(token)}`, actor);
   return { token };
 }
 

@@ -38,7 +38,7 @@ export function ticketRoutes(conv: ConvDeps, guard: Guards): FastifyPluginAsyncZ
       (req) => service.updateTicket(conv, sessionUser(req), req.params.id, req.body),
     );
     app.delete("/tickets/:id", { preHandler: guard.admin, schema: { tags, params: idParam } }, async (req) => {
-      await service.deleteTicket(ctx, req.params.id);
+      await service.deleteTicket(ctx, req.params.id, sessionUser(req));
       return { message: "ticket deleted" };
     });
 

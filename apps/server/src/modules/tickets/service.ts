@@ -1,7 +1,8 @@
+import { recordAudit } from "../audit/service.js";
 import type { Tag, Ticket, TicketStatus } from "@balcao/contract";
 import { and, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { AppContext, SessionUser } from "../../context.js";
-import { contacts, queues, tags, ticketTags, tickets, users, whatsapps } from "../../db/schema/index.js";
+import { contacts, messages, queues, tags, ticketTags, tickets, users, whatsapps } from "../../db/schema/index.js";
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
 import { containsPattern, likeEscape } from "../../lib/sql.js";
 import { addLocalDays, parseLocalDateTime, startOfLocalDay } from "../../lib/zoned-time.js";
@@ -253,7 +254,23 @@ export async function updateTicket(conv: ConvDeps, user: SessionUser, id: number
       const [t] = await tx.select().from(tickets).where(eq(tickets.id, id));
       if (!t) throw new AppError("ERR_NO_TICKET_FOUND");
       if (!canSee(user, t)) throw new AppError("ERR_NO_PERMISSION");
-      return transitionTicket(tx, id, actorOf(user), requestFromUpdate(t, input));
+      const request = requestFromUpdate(t, input);
+      const result = await transitionTicket(tx, id, actorOf(user), request);
+      if (request.type === "transfer") {
+        const [after] = await tx
+          .select({ queueId: tickets.queueId, userId: tickets.userId, status: tickets.status })
+          .from(tickets)
+          .where(eq(tickets.id, id));
+        await recordAudit(tx, {
+          actor: user,
+          action: "ticket.transfer",
+          target: `ticket:${id}`,
+          contactId: t.contactId,
+          before: { queueId: t.queueId, userId: t.userId, status: t.status },
+          after,
+        });
+      }
+      return result;
     })
     .catch((err) => {
       if (isUniqueViolation(err, "tickets_one_live_per_contact")) throw new AppError("ERR_OTHER_OPEN_TICKET");
@@ -263,9 +280,21 @@ export async function updateTicket(conv: ConvDeps, user: SessionUser, id: number
 }
 
 /** Admin only (the route guards it): the ticket and its messages are removed. */
-export async function deleteTicket(ctx: AppContext, id: number): Promise<void> {
+export async function deleteTicket(ctx: AppContext, id: number, actor?: SessionUser): Promise<void> {
   const ticket = await loadTicket(ctx.db, id);
-  await ctx.db.delete(tickets).where(eq(tickets.id, id));
+  await ctx.db.transaction(async (tx) => {
+    const [{ n }] = await tx.select({ n: sql<number>`count(*)::int` }).from(messages).where(eq(messages.ticketId, id));
+    await tx.delete(tickets).where(eq(tickets.id, id));
+    if (actor) {
+      await recordAudit(tx, {
+        actor,
+        action: "ticket.delete",
+        target: `ticket:${id}`,
+        contactId: ticket.contactId,
+        before: { status: ticket.status, queueId: ticket.queueId, userId: ticket.userId, contactId: ticket.contactId, messages: n },
+      });
+    }
+  });
   ctx.events.publish("ticket.deleted", { ticket });
 }
 

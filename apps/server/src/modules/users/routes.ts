@@ -22,7 +22,7 @@ export function userRoutes(ctx: AppContext, guard: Guards): FastifyPluginAsyncZo
       users.getUser(ctx.db, req.params.id),
     );
     app.post("/users", { preHandler: guard.admin, schema: { tags, body: userCreateBody, response: { 200: userSchema } } }, (req) =>
-      users.createUser(ctx, req.body),
+      users.createUser(ctx, req.body, sessionUser(req)),
     );
     app.put(
       "/users/:id",

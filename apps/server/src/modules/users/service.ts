@@ -1,3 +1,4 @@
+import { type AuditActor, recordAudit } from "../audit/service.js";
 import type { User, UserCreateBody, UserUpdateBody, Profile } from "@balcao/contract";
 import { and, asc, count, eq, ilike, inArray, ne, or, sql } from "drizzle-orm";
 import type { AppContext, SessionUser } from "../../context.js";
@@ -107,7 +108,7 @@ async function setQueues(db: DbOrTx, userId: number, queueIds: number[]) {
   if (unique.length) await db.insert(userQueues).values(unique.map((queueId) => ({ userId, queueId })));
 }
 
-export async function createUser(ctx: AppContext, input: UserCreateBody & { profile?: Profile }): Promise<User> {
+export async function createUser(ctx: AppContext, input: UserCreateBody & { profile?: Profile }, actor?: AuditActor): Promise<User> {
   const passwordHash = await hashPassword(input.password);
   try {
     const user = await ctx.db.transaction(async (tx) => {
@@ -116,7 +117,16 @@ export async function createUser(ctx: AppContext, input: UserCreateBody & { prof
         .values({ name: input.name.trim(), email: input.email.trim().toLowerCase(), passwordHash, profile: input.profile ?? "user" })
         .returning();
       await setQueues(tx, row.id, input.queueIds ?? []);
-      return getUser(tx, row.id);
+      const created = await getUser(tx, row.id);
+      if (actor !== undefined) {
+        await recordAudit(tx, {
+          actor,
+          action: "user.create",
+          target: `user:${row.id}`,
+          after: { name: created.name, email: created.email, profile: created.profile, queueIds: created.queues.map((q) => q.id) },
+        });
+      }
+      return created;
     });
     ctx.events.publish("user.saved", { action: "create", user });
     return user;
@@ -175,8 +185,28 @@ export async function updateUser(ctx: AppContext, actor: SessionUser, id: number
           updatedAt: new Date(),
         })
         .where(eq(users.id, id));
+      const beforeQueues = (await getUser(tx, id)).queues.map((q) => q.id).sort((a, b) => a - b);
       if (input.queueIds !== undefined && isAdmin) await setQueues(tx, id, input.queueIds);
-      return getUser(tx, id);
+      const saved = await getUser(tx, id);
+      // permissions (profile, queues) and identity changes are audited; a password change only as a fact
+      const was = { name: existing.name, email: existing.email, profile: existing.profile, queueIds: beforeQueues };
+      const now = {
+        name: saved.name,
+        email: saved.email,
+        profile: saved.profile,
+        queueIds: saved.queues.map((q) => q.id).sort((a, b) => a - b),
+      };
+      const changed = (Object.keys(was) as (keyof typeof was)[]).filter((k) => JSON.stringify(was[k]) !== JSON.stringify(now[k]));
+      if (changed.length || passwordHash) {
+        await recordAudit(tx, {
+          actor,
+          action: "user.update",
+          target: `user:${id}`,
+          before: Object.fromEntries(changed.map((k) => [k, was[k]])),
+          after: { ...Object.fromEntries(changed.map((k) => [k, now[k]])), ...(passwordHash && { passwordChanged: true }) },
+        });
+      }
+      return saved;
     });
     ctx.events.publish("user.saved", { action: "update", user });
     if (sessionsEnded) ctx.events.publish("user.sessionsEnded", { userId: id });
@@ -212,6 +242,12 @@ export async function deleteUser(ctx: AppContext, actor: SessionUser, id: number
       .where(and(eq(tickets.userId, id), eq(tickets.status, "open")))
       .returning({ id: tickets.id });
     await tx.delete(users).where(eq(users.id, id));
+    await recordAudit(tx, {
+      actor,
+      action: "user.delete",
+      target: `user:${id}`,
+      before: { name: existing.name, email: existing.email, profile: existing.profile },
+    });
     return moved.map((t) => t.id);
   });
   ctx.events.publish("user.deleted", { userId: id });

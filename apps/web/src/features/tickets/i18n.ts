@@ -3,6 +3,7 @@ import { addFeatureTexts } from "../../locales";
 /** Texts of the tickets screen (pt-BR first; the spec's Portuguese texts verbatim). */
 const pt = {
   tickets: {
+    mentionTitle: "{{name}} mencionou você numa nota interna",
     tabs: { open: "Caixa de entrada", group: "Grupos", closed: "Resolvidos", search: "Busca" },
     sub: { assigned: "Atendendo", waiting: "Aguardando" },
     searchPlaceholder: "Buscar atendimento e mensagens",
@@ -71,6 +72,7 @@ type Texts = typeof pt;
 
 const en: Texts = {
   tickets: {
+    mentionTitle: "{{name}} mentioned you in an internal note",
     tabs: { open: "Inbox", group: "Groups", closed: "Resolved", search: "Search" },
     sub: { assigned: "Assigned", waiting: "Waiting" },
     searchPlaceholder: "Search tickets and messages",
@@ -137,6 +139,7 @@ const en: Texts = {
 
 const es: Texts = {
   tickets: {
+    mentionTitle: "{{name}} te mencionó en una nota interna",
     tabs: { open: "Bandeja", group: "Grupos", closed: "Resueltos", search: "Búsqueda" },
     sub: { assigned: "Atendiendo", waiting: "En espera" },
     searchPlaceholder: "Buscar tickets y mensajes",

@@ -5,6 +5,8 @@ import { useSocketEvent } from "../../lib/socket";
 import { useAuth } from "../auth";
 import { clock } from "../../lib/time";
 import { readVolume } from "../../lib/volume";
+import { toastInfo } from "../../lib/toast";
+import i18n from "i18next";
 
 /** The ticket shown in the chat pane right now (set by the chat screen). */
 export const openTicket = { id: 0 };
@@ -74,6 +76,23 @@ export function useTicketNotifications() {
       };
     } catch {
       /* notifications unavailable (e.g. some mobile browsers) */
+    }
+  });
+  // an internal note named this user (@Name): a toast, the chime and a desktop notification that opens the ticket
+  useSocketEvent("mention", (p) => {
+    const title = i18n.t("tickets.mentionTitle", { name: p.byName });
+    toastInfo(`${title}: ${p.body.slice(0, 120)}`);
+    playChime();
+    if (typeof Notification === "undefined" || Notification.permission !== "granted") return;
+    try {
+      const n = new Notification(title, { body: p.body.slice(0, 200), tag: `mention-${p.messageId}` });
+      n.onclick = () => {
+        window.focus();
+        navigate(`/tickets/${p.ticketId}`);
+        n.close();
+      };
+    } catch {
+      /* notifications unavailable */
     }
   });
 }

@@ -122,7 +122,7 @@ export function addSent(qc: ReturnType<typeof useQueryClient>, ticketId: number,
 export function useSendMessage(ticketId: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: { body: string; quotedId?: number; files?: File[] }) => {
+    mutationFn: (input: { body: string; quotedId?: number; files?: File[]; internal?: boolean }) => {
       const key = randomKey();
       if (input.files?.length) {
         const form = new FormData();
@@ -133,7 +133,13 @@ export function useSendMessage(ticketId: number) {
       }
       return http.idempotent<Message[]>(
         `/messages/${ticketId}`,
-        { body: { body: input.body, ...(input.quotedId && { quotedMsg: { id: input.quotedId } }) } },
+        {
+          body: {
+            body: input.body,
+            ...(input.quotedId && { quotedMsg: { id: input.quotedId } }),
+            ...(input.internal && { internal: true }),
+          },
+        },
         key,
       );
     },

@@ -7,6 +7,7 @@ import DoneAllIcon from "@mui/icons-material/DoneAll";
 import ErrorOutlineIcon from "@mui/icons-material/ErrorOutline";
 import ExpandMoreIcon from "@mui/icons-material/ExpandMore";
 import InsertDriveFileIcon from "@mui/icons-material/InsertDriveFile";
+import LockIcon from "@mui/icons-material/Lock";
 import PersonIcon from "@mui/icons-material/Person";
 import PlaceIcon from "@mui/icons-material/Place";
 import Avatar from "@mui/material/Avatar";
@@ -24,6 +25,7 @@ import { useTranslation } from "react-i18next";
 import { clock } from "../../../lib/time";
 import { formatPhone } from "../../../lib/phone";
 import { formatText } from "../format";
+import { noteBg, noteBorder, noteText } from "../note-colors";
 import { Transcription } from "./Transcription";
 
 export function AckIcon({ ack, failed }: { ack: number; failed?: boolean }) {
@@ -138,12 +140,15 @@ export const MessageBubble = memo(function MessageBubble({
   onDelete,
   onImage,
   onResend,
-  canReply,
+  canReply: canReplyTo,
 }: Props) {
   const { t } = useTranslation();
   const theme = useTheme();
   const [menu, setMenu] = useState<HTMLElement | null>(null);
+  const note = m.internal === true;
   const c = bubbleColors(dark, m.fromMe);
+  // a note is never replied to (the customer never saw it)
+  const canReply = canReplyTo && !note;
   const showBody =
     m.body &&
     !(m.mediaType === "image" && m.body === m.fileName) &&
@@ -199,6 +204,7 @@ export const MessageBubble = memo(function MessageBubble({
       data-testid="message"
       data-message-id={m.id}
       data-from-me={m.fromMe}
+      data-internal={note || undefined}
       sx={{ display: "flex", justifyContent: m.fromMe ? "flex-end" : "flex-start", px: { xs: 1, sm: 2 }, py: 0.25 }}
     >
       <Box
@@ -206,8 +212,9 @@ export const MessageBubble = memo(function MessageBubble({
           position: "relative",
           maxWidth: `min(${BUBBLE_MAX_WIDTH}px, 85%)`,
           minWidth: 90,
-          bgcolor: c.bg,
+          bgcolor: note ? noteBg : c.bg,
           color: c.fg,
+          ...(note && { border: "1px dashed", borderColor: noteBorder }),
           borderRadius: 2,
           borderTopRightRadius: m.fromMe ? 2 : 8,
           borderTopLeftRadius: m.fromMe ? 8 : 2,
@@ -231,8 +238,8 @@ export const MessageBubble = memo(function MessageBubble({
               opacity: { xs: 0.6, md: 0 },
               p: 0.25,
               color: "inherit",
-              bgcolor: c.bg,
-              "&:hover": { bgcolor: c.bg },
+              bgcolor: note ? noteBg : c.bg,
+              "&:hover": { bgcolor: note ? noteBg : c.bg },
             }}
           >
             <ExpandMoreIcon fontSize="small" />
@@ -260,6 +267,16 @@ export const MessageBubble = memo(function MessageBubble({
             </MenuItem>
           )}
         </Menu>
+        {note && (
+          <Typography
+            variant="caption"
+            data-testid="note-label"
+            sx={{ display: "flex", alignItems: "center", gap: 0.5, fontWeight: 700, color: noteText, pr: 3 }}
+          >
+            <LockIcon sx={{ fontSize: 14 }} />
+            {t("chat.internalNote")}
+          </Typography>
+        )}
         {isGroup && !m.fromMe && m.contact && (
           <Typography variant="caption" sx={{ display: "block", fontWeight: 700, color: "primary.main", pr: 3 }}>
             {m.contact.name}
@@ -334,7 +351,7 @@ export const MessageBubble = memo(function MessageBubble({
           <Typography variant="caption" sx={{ fontSize: 11 }}>
             {clock(m.createdAt)}
           </Typography>
-          {m.fromMe && <AckIcon ack={m.ack} failed={Boolean(m.sendError) && !m.isDeleted} />}
+          {m.fromMe && !note && <AckIcon ack={m.ack} failed={Boolean(m.sendError) && !m.isDeleted} />}
         </Box>
         {m.fromMe && m.sendError && !m.isDeleted && (
           <Box

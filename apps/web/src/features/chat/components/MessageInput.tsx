@@ -16,6 +16,7 @@ import LibraryMusicIcon from "@mui/icons-material/LibraryMusic";
 import MicIcon from "@mui/icons-material/Mic";
 import MoodIcon from "@mui/icons-material/Mood";
 import SendIcon from "@mui/icons-material/Send";
+import LockIcon from "@mui/icons-material/Lock";
 import Box from "@mui/material/Box";
 import Checkbox from "@mui/material/Checkbox";
 import CircularProgress from "@mui/material/CircularProgress";
@@ -34,9 +35,18 @@ import { useTranslation } from "react-i18next";
 import { toastError, toastInfo } from "../../../lib/toast";
 import { useAuth } from "../../auth";
 import { audioEntryFile, sendTyping, useAudioEntriesList, useQuickAnswerLookup, useSendMessage } from "../api/messages";
+import { noteBg, noteBorder } from "../note-colors";
 import { type Recording, startRecording } from "../recorder";
 
 export const SIGN_KEY = "signOption";
+/** typed first, the rest of the text goes as an internal note */
+export const NOTE_PREFIX = "/nota ";
+
+/** An internal note (the toggle, or the `/nota` prefix): its text, or null for a message to the customer. */
+export function noteOf(text: string, noteMode: boolean): string | null {
+  if (text.toLowerCase().startsWith(NOTE_PREFIX)) return text.slice(NOTE_PREFIX.length).trim();
+  return noteMode ? text.trim() : null;
+}
 const EMOJIS =
   "😀 😃 😄 😁 😅 😂 🙂 😉 😊 😍 😘 😎 🤔 😐 😴 😢 😭 😡 👍 👎 👏 🙏 👋 🤝 💪 ✅ ❌ ⚠️ ❤️ 🔥 🎉 ⭐ 📞 📶 💻 📱 🛠️ 💰 🧾 📅 ⏰ 🚀".split(" ");
 
@@ -69,6 +79,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply, assist }: Props) 
   const [text, setText] = useState("");
   const [files, setFiles] = useState<File[]>([]);
   const [sign, setSign] = useState(readSign);
+  const [noteMode, setNoteMode] = useState(false);
   const [emojiAnchor, setEmojiAnchor] = useState<HTMLElement | null>(null);
   const [audioAnchor, setAudioAnchor] = useState<HTMLElement | null>(null);
   const audios = useAudioEntriesList(Boolean(audioAnchor));
@@ -77,7 +88,8 @@ export function MessageInput({ ticket, replyTo, onCancelReply, assist }: Props) 
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const typing = useRef<{ on: boolean; timer?: ReturnType<typeof setTimeout> }>({ on: false });
-  const lookupTerm = text.startsWith("/") && !text.includes("\n") ? text.slice(1) : null;
+  const asNote = noteMode || text.toLowerCase().startsWith(NOTE_PREFIX);
+  const lookupTerm = text.startsWith("/") && !text.includes("\n") && !asNote ? text.slice(1) : null;
   const lookup = useQuickAnswerLookup(lookupTerm);
   const answers = lookupTerm !== null ? (lookup.data?.quickAnswers ?? []) : [];
   const previews = useMemo(() => files.map((f) => ({ f, url: f.type.startsWith("image/") ? URL.createObjectURL(f) : null })), [files]);
@@ -102,6 +114,8 @@ export function MessageInput({ ticket, replyTo, onCancelReply, assist }: Props) 
   }, [replyTo]);
 
   const touchTyping = () => {
+    // the customer never sees "typing…" for a note
+    if (asNote) return;
     const ty = typing.current;
     if (!ty.on) {
       ty.on = true;
@@ -134,6 +148,16 @@ export function MessageInput({ ticket, replyTo, onCancelReply, assist }: Props) 
   const submit = async () => {
     if (!enabled || send.isPending) return;
     const body = text.trim();
+    const note = noteOf(text, noteMode);
+    if (note !== null) {
+      if (!note) return;
+      await send
+        .mutateAsync({ body: note, internal: true })
+        .then(() => setText(""))
+        .catch(() => undefined);
+      inputRef.current?.focus();
+      return;
+    }
     if (files.length) {
       await send
         .mutateAsync({ body, quotedId: replyTo?.id, files })
@@ -328,6 +352,20 @@ export function MessageInput({ ticket, replyTo, onCancelReply, assist }: Props) 
                 <AttachFileIcon />
               </IconButton>
             </Tooltip>
+            <Tooltip title={t(noteMode ? "chat.noteOff" : "chat.noteOn")}>
+              <IconButton
+                aria-label={t("chat.noteToggle")}
+                aria-pressed={noteMode}
+                data-testid="note-toggle"
+                onClick={() => {
+                  setNoteMode(!noteMode);
+                  inputRef.current?.focus();
+                }}
+                sx={noteMode ? { color: "warning.main" } : undefined}
+              >
+                <LockIcon />
+              </IconButton>
+            </Tooltip>
             {assist?.(pickAnswer)}
             <input
               ref={fileRef}
@@ -341,14 +379,27 @@ export function MessageInput({ ticket, replyTo, onCancelReply, assist }: Props) 
                 e.target.value = "";
               }}
             />
-            <Box sx={{ flex: 1, minWidth: 0, bgcolor: "action.hover", borderRadius: 2, px: 1.5, py: 0.75, alignSelf: "center" }}>
+            <Box
+              data-note={asNote || undefined}
+              sx={{
+                flex: 1,
+                minWidth: 0,
+                bgcolor: asNote ? noteBg : "action.hover",
+                border: asNote ? 1 : 0,
+                borderColor: noteBorder,
+                borderRadius: 2,
+                px: 1.5,
+                py: 0.75,
+                alignSelf: "center",
+              }}
+            >
               <InputBase
                 inputRef={inputRef}
                 multiline
                 maxRows={MESSAGE_INPUT_MAX_ROWS}
                 fullWidth
                 value={text}
-                placeholder={files.length ? t("chat.caption") : t("chat.typeQuick")}
+                placeholder={asNote ? t("chat.notePlaceholder") : files.length ? t("chat.caption") : t("chat.typeQuick")}
                 inputProps={{ "aria-label": t("chat.typeMessage"), "data-testid": "message-input" }}
                 onChange={(e) => {
                   setText(e.target.value);

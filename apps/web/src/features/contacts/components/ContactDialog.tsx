@@ -11,7 +11,9 @@ import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import { FormDialog } from "../../../components/FormDialog";
 import { useEntityForm } from "../../../lib/form-dialog";
+import { isAdmin, useAuth } from "../../auth";
 import { useSaveContact } from "../api/contacts";
+import { LgpdSection } from "./LgpdSection";
 
 type Values = z.input<typeof contactBody>;
 
@@ -26,6 +28,7 @@ const toValues = (c?: Contact | null): Values => ({
 /** Add or edit a contact, with its extra information fields. */
 export function ContactDialog({ open, contact, onClose }: { open: boolean; contact: Contact | null; onClose: () => void }) {
   const { t } = useTranslation();
+  const { user } = useAuth();
   const save = useSaveContact();
   const { form, dialogProps, field } = useEntityForm({
     open,
@@ -63,6 +66,7 @@ export function ContactDialog({ open, contact, onClose }: { open: boolean; conta
       <Button startIcon={<AddIcon />} onClick={() => extra.append({ name: "", value: "" })} sx={{ alignSelf: "flex-start" }}>
         {t("contacts.form.addExtra")}
       </Button>
+      {contact && isAdmin(user) && <LgpdSection contact={contact} onErased={onClose} />}
     </FormDialog>
   );
 }
