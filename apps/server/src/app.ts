@@ -21,6 +21,9 @@ import { createBaileysChannel } from "./channels/baileys/index.js";
 import type { ChannelFactory } from "./channels/channel.js";
 import { ChannelManager } from "./channels/manager.js";
 import { SimulatorHub } from "./channels/simulator/session.js";
+import { CloudHub } from "./channels/cloud/session.js";
+import * as cloudModule from "./modules/cloud/module.js";
+import { cloudConfig, saveNumberInfo } from "./modules/cloud/service.js";
 import { JobRunner } from "./jobs/runner.js";
 import { EventBus } from "./lib/events.js";
 import { MediaStore } from "./lib/media.js";
@@ -222,6 +225,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const simulator = new SimulatorHub(createSimulatorStore(database.db, config.dataDir), { ackDelayMs: opts.simulatorAckDelayMs });
   channels.register("simulator", simulator.factory);
   channels.register("baileys", (deps) => createBaileysChannel(deps));
+  // the WhatsApp Cloud API (Meta): Graph calls out, the webhook (modules/cloud) in
+  const cloud = new CloudHub({
+    graphUrl: config.WHATSAPP_GRAPH_URL,
+    allow: config.allowedPrivateHosts,
+    config: (whatsappId) => cloudConfig(database.db, whatsappId),
+    onInfo: (whatsappId, info) => saveNumberInfo(ctx, whatsappId, info),
+    graceMs: config.CLOUD_SEND_GRACE_S * 1000,
+  });
+  channels.register("cloud", cloud.factory);
   for (const [type, factory] of Object.entries(opts.channelFactories ?? {})) if (factory) channels.register(type as ChannelType, factory);
   const media = new MediaStore(config.dataDir);
 
@@ -293,6 +305,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   routes.push(settingRoutes(ctx, guard, clock, branding));
   const contractDeps = await contractsModule.register(host, branding);
   schedulesModule.register(host);
+  cloudModule.register(host);
   routes.push(messageApiRoutes(conv));
   if (config.simulatorEnabled) routes.push(simulatorRoutes(ctx, channels, simulator, guard));
   for (const plugin of routes) await app.register(plugin);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { templateSendSchema } from "./cloud.js";
 import { PAGE_SIZE } from "./constants.js";
 import {
   connectionStatusSchema,
@@ -303,6 +304,8 @@ export const messageSendBody = z.object({
   fromMe: jsonBool.optional(),
   read: jsonBool.optional(),
   mediaUrl: z.string().max(2000).nullish(),
+  /** a Cloud API template instead of free text (outside the customer's 24 h window); the body is then the rendered text */
+  template: templateSendSchema.optional(),
 });
 export type MessageSendBody = z.input<typeof messageSendBody>;
 
@@ -310,6 +313,29 @@ export type MessageSendBody = z.input<typeof messageSendBody>;
 export const typingAnswer = z.object({ typing: z.boolean(), delivered: z.boolean() });
 
 // ---------- connections ----------
+/**
+ * The Cloud API fields of a connection (POST/PUT /whatsapp with `channel: "cloud"`). On PUT a
+ * blank or absent accessToken/appSecret keeps the stored one.
+ */
+export const cloudConnectionBody = z.object({
+  phoneNumberId: z
+    .string()
+    .trim()
+    .regex(/^\d{1,30}$/, MSG.invalidNumber),
+  businessAccountId: z
+    .string()
+    .trim()
+    .regex(/^\d{1,30}$/, MSG.invalidNumber),
+  accessToken: z.string().trim().max(1000, MSG.tooLong).optional(),
+  appSecret: z.string().trim().max(200, MSG.tooLong).optional(),
+  verifyToken: z.string().trim().min(8, MSG.tooShort).max(200, MSG.tooLong),
+  defaultTemplate: z
+    .object({ name: z.string().trim().min(1).max(512), language: z.string().trim().min(2).max(15) })
+    .nullable()
+    .optional(),
+});
+export type CloudConnectionBody = z.input<typeof cloudConnectionBody>;
+
 const whatsappFields = z.object({
   name: requiredText(2, 50),
   type: channelTypeSchema,
@@ -331,6 +357,9 @@ const whatsappFields = z.object({
   replyGapMs: z.number().int().min(0).max(10_000),
   /** The billing self-service bot: before the queue menu, after it, or off. */
   selfService: selfServiceModeSchema,
+  /** the engine: "baileys" (QR code, the default) or "cloud" (Meta's Cloud API, with `cloud`); `type` says the same */
+  channel: z.enum(["baileys", "cloud"]),
+  cloud: cloudConnectionBody,
 });
 export const whatsappBody = whatsappFields.extend({
   type: whatsappFields.shape.type.default("baileys"),
@@ -346,6 +375,8 @@ export const whatsappBody = whatsappFields.extend({
   sendBurst: whatsappFields.shape.sendBurst.optional(),
   replyGapMs: whatsappFields.shape.replyGapMs.optional(),
   selfService: whatsappFields.shape.selfService.optional(),
+  channel: whatsappFields.shape.channel.optional(),
+  cloud: whatsappFields.shape.cloud.optional(),
 });
 export type WhatsappBody = z.input<typeof whatsappBody>;
 export const whatsappUpdateBody = whatsappFields.partial();

@@ -15,3 +15,4 @@ export * from "./schedules.js";
 export * from "./documents.js";
 export * from "./billing.js";
 export * from "./ai.js";
+export * from "./cloud.js";

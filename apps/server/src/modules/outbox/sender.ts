@@ -281,6 +281,14 @@ export class OutboxSender {
       await session.send(payload.to, content, payload.quoted, { id: row.wid });
     } catch (err) {
       const permanent = err instanceof ChannelSendError && err.permanent;
+      if (err instanceof ChannelSendError && !permanent && err.retryAt !== undefined) {
+        // the channel said when (a send of unknown outcome waits for its statuses, a rate limit): no attempt used
+        await this.ctx.db.execute(sql`
+          update outbox set lease_until = null, attempts = ${row.attempts - 1}, next_attempt_at = ${new Date(err.retryAt).toISOString()}::timestamptz,
+            last_error = ${err.reason.slice(0, 500)}
+          where id = ${row.id}`);
+        return;
+      }
       const reason = err instanceof ChannelSendError ? err.reason : err instanceof Error ? err.message : String(err);
       // a session that dropped mid-send does not use up the message's attempts: it waits for the reconnect
       const dropped = !permanent && !this.channels.get(whatsappId)?.connected;
