@@ -21,7 +21,7 @@ import { createBaileysChannel } from "./channels/baileys/index.js";
 import type { ChannelFactory } from "./channels/channel.js";
 import { ChannelManager } from "./channels/manager.js";
 import { SimulatorHub } from "./channels/simulator/session.js";
-import { CloudHub } from "./channels/cloud/session.js";
+import { CloudHub, type CloudOptions } from "./channels/cloud/session.js";
 import * as cloudModule from "./modules/cloud/module.js";
 import { cloudConfig, saveNumberInfo } from "./modules/cloud/service.js";
 import { JobRunner } from "./jobs/runner.js";
@@ -99,6 +99,8 @@ export interface BuildOptions {
   botClock?: Clock;
   /** AI server tuning (tests shorten the 20 s timeout). */
   ai?: { timeoutMs?: number };
+  /** Cloud API channel tuning (tests shorten the rate-limit delays and timeouts). */
+  cloud?: Partial<Pick<CloudOptions, "rateLimitDelayMs" | "timeoutMs" | "graceMs">>;
   /** Replaces the inbound journal (the benchmark measures the pipeline without it, to price it). */
   journal?: Journal;
 }
@@ -232,6 +234,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     config: (whatsappId) => cloudConfig(database.db, whatsappId),
     onInfo: (whatsappId, info) => saveNumberInfo(ctx, whatsappId, info),
     graceMs: config.CLOUD_SEND_GRACE_S * 1000,
+    ...opts.cloud,
   });
   channels.register("cloud", cloud.factory);
   for (const [type, factory] of Object.entries(opts.channelFactories ?? {})) if (factory) channels.register(type as ChannelType, factory);
