@@ -66,6 +66,10 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}) {
     tier: "TIER_1K" as string | undefined,
     /** the next POST /messages loses its connection: "before" Meta took it, or "after" (taken, no answer) */
     dropNext: undefined as "before" | "after" | undefined,
+    /** Meta's answer to an accepted message comes this late (ms): a kill then falls between taking and answering */
+    answerDelayMs: 0,
+    /** told each time a message is taken, before it is answered (the crash test kills the server there) */
+    onAccepted: undefined as ((count: number) => void) | undefined,
   };
   const accepted: GraphMessage[] = [];
   const media = new Map<string, { data: Buffer; mimetype: string }>();
@@ -88,6 +92,8 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}) {
     { name: "promo_pendente", language: "pt_BR", status: "PENDING", category: "MARKETING", body: "Promoção!" },
   ];
   const deliveries = { attempts: 0, ok: 0 };
+  /** accepted messages whose answer was written */
+  const answers = { written: 0 };
   let pending: Promise<void> = Promise.resolve();
   let closed = false;
   const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -160,7 +166,7 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}) {
     });
   }
 
-  function accept(req: FakeRequest, res: ServerResponse) {
+  async function accept(req: FakeRequest, res: ServerResponse) {
     const b = req.body as Record<string, unknown>;
     if (b.status === "read") return json(res, 200, { success: true });
     const drop = state.dropNext;
@@ -183,9 +189,18 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}) {
     const wamid = `wamid.${randomBytes(12).toString("base64url")}`;
     const ourId = typeof b.biz_opaque_callback_data === "string" ? b.biz_opaque_callback_data : undefined;
     accepted.push({ wamid, to, type, body: b, ourId });
-    if (drop === "after") res.socket?.destroy();
-    else json(res, 200, { messaging_product: "whatsapp", contacts: [{ input: to, wa_id: to }], messages: [{ id: wamid }] });
+    state.onAccepted?.(accepted.length);
     const base = { id: wamid, recipient_id: to, ...(ourId && { biz_opaque_callback_data: ourId }) };
+    queueStatuses(base, type, to);
+    if (state.answerDelayMs) await wait(state.answerDelayMs);
+    if (drop === "after") res.socket?.destroy();
+    else {
+      json(res, 200, { messaging_product: "whatsapp", contacts: [{ input: to, wa_id: to }], messages: [{ id: wamid }] });
+      answers.written++;
+    }
+  }
+
+  function queueStatuses(base: Record<string, unknown>, type: string, to: string) {
     const failedCode = state.nextFailedStatuses.shift();
     const windowClosed = state.windowCheck && type !== "template" && Date.now() - (lastInbound.get(to) ?? 0) > 24 * 3600_000;
     if (failedCode !== undefined || windowClosed) {
@@ -271,6 +286,7 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}) {
     media,
     templates,
     deliveries,
+    answers,
     requests: fake.requests,
     sign,
     /** messages accepted per `biz_opaque_callback_data` */
