@@ -396,4 +396,72 @@ describe("templates and the 24 h window", () => {
     await t.ctx.db.execute(sql`update messages set created_at = now() - interval '25 hours' where ticket_id = ${ticket}`);
     expect((await api(t, t.adminToken, "GET", `/tickets/${ticket}/window`)).body).toMatchObject({ channel: "cloud", open: false });
   });
+
+  it("outside the window an agent's free text is refused without a call to Meta, and a template goes with its variables", async () => {
+    const n = "5511970000041";
+    await customer(n, "Leo Souza", { type: "text", text: { body: "oi" } });
+    const ticket = await ticketOf(n);
+    await t.ctx.db.execute(sql`update messages set created_at = now() - interval '25 hours' where ticket_id = ${ticket}`);
+    const before = fake.accepted.length;
+    await api(t, t.adminToken, "POST", `/messages/${ticket}`, { body: "ainda aí?" });
+    await settle(t);
+    const free = (await messagesOf(n)).filter((m) => m.from_me).at(-1)!;
+    expect(free.send_error).toBe("janela de 24 h fechada — envie um modelo");
+    expect(fake.accepted.length).toBe(before);
+
+    const bad = await api(t, t.adminToken, "POST", `/messages/${ticket}`, {
+      template: { name: "retomar_contato", language: "pt_BR", variables: [] },
+    });
+    expect(bad.status).toBe(400);
+    const res = await api(t, t.adminToken, "POST", `/messages/${ticket}`, {
+      template: { name: "retomar_contato", language: "pt_BR", variables: ["Leo"] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body[0].body).toBe("Olá Leo, podemos continuar seu atendimento?");
+    await settle(t);
+    const ours = (await messagesOf(n)).filter((m) => m.from_me).at(-1)!;
+    const sent = fake.accepted.find((a) => a.ourId === ours.wid)!;
+    expect(sent.body).toMatchObject({
+      type: "template",
+      template: {
+        name: "retomar_contato",
+        language: { code: "pt_BR" },
+        components: [{ type: "body", parameters: [{ type: "text", text: "Leo" }] }],
+      },
+    });
+    await fake.settled();
+    await ackReaches(t, ours.id, 2);
+  });
+
+  it("an automatic send (the message API) outside the window goes as the connection's default template", async () => {
+    const n = "5511970000042";
+    const put = await api(t, t.adminToken, "PUT", `/whatsapp/${conn}`, {
+      cloud: {
+        phoneNumberId: fake.phoneNumberId,
+        businessAccountId: fake.wabaId,
+        verifyToken: VERIFY,
+        defaultTemplate: { name: "retomar_contato", language: "pt_BR" },
+      },
+    });
+    expect(put.body.cloud.defaultTemplate).toEqual({ name: "retomar_contato", language: "pt_BR" });
+    await eventually(async () => (await api(t, t.adminToken, "GET", `/whatsapp/${conn}`)).body.status === "CONNECTED", "reconnected");
+    const token = (await api(t, t.adminToken, "POST", `/whatsapp/${conn}/token`)).body.token;
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/messages/send",
+      headers: { authorization: `Bearer ${token}` },
+      payload: { number: n, body: "Sua fatura vence amanhã" },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await settle(t);
+    const sent = fake.accepted.filter((a) => a.to === n);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].body).toMatchObject({
+      type: "template",
+      template: {
+        name: "retomar_contato",
+        components: [{ type: "body", parameters: [{ type: "text", text: "Sua fatura vence amanhã" }] }],
+      },
+    });
+  });
 });

@@ -111,6 +111,13 @@ export interface SendOptions {
    * it, so a re-send after a crash is the same message to WhatsApp (and to the simulator).
    */
   id: string;
+  /**
+   * The customer wrote in the last 24 h (the Cloud API's customer-service window is open), as the
+   * outbox saw it when it took the message. Engines without a window ignore it.
+   */
+  live?: boolean;
+  /** sent by the product on its own (bot, schedule, API, disparo), not typed by an agent */
+  automatic?: boolean;
 }
 
 /**

@@ -43,6 +43,8 @@ export interface CloudConfig {
   phoneNumberId: string;
   businessAccountId: string;
   accessToken: string;
+  /** sent instead of an automatic free-form message outside the customer's 24 h window; its {{1}} is the message's text */
+  defaultTemplate?: { name: string; language: string } | null;
 }
 
 /** What the number's `GET /{phone-number-id}` tells besides "it works". */
@@ -72,6 +74,12 @@ type LedgerEntry = { at: number; wamid?: string; body?: Record<string, unknown>;
 type RetryItem = { id: string; at: number };
 
 const RETRIES = "cloud:retries";
+/** recipients of business-initiated sends (outside the window) in the last 24 h: Meta's messaging tier counts them */
+const TIER = "cloud:tier";
+const DAY_MS = 24 * 3600_000;
+
+/** What goes instead of a free-form message outside the 24 h window. */
+export const WINDOW_CLOSED = "janela de 24 h fechada — envie um modelo";
 const MAX_RATE_RETRIES = 6;
 
 const TIERS: Record<string, number> = {
@@ -88,6 +96,8 @@ export class CloudSession implements ChannelSession {
   readonly whatsappId: number;
   status: "DISCONNECTED" | "OPENING" | "CONNECTED" = "DISCONNECTED";
   number = "";
+  /** Meta's messaging tier of the number (conversations it may start per 24 h); undefined: unknown or unlimited */
+  tierLimit?: number;
   private config?: CloudConfig;
   private readonly graph: GraphClient;
   private startedAt = Date.now();
@@ -131,6 +141,7 @@ export class CloudSession implements ChannelSession {
       }>("GET", `${this.config.phoneNumberId}?fields=display_phone_number,verified_name,quality_rating,messaging_limit_tier`);
       if (this.stopped) return;
       this.number = (info.display_phone_number ?? "").replace(/\D/g, "");
+      this.tierLimit = info.messaging_limit_tier ? TIERS[info.messaging_limit_tier] : undefined;
       await this.opts
         .onInfo?.(this.whatsappId, {
           displayPhoneNumber: this.number,
@@ -302,7 +313,10 @@ export class CloudSession implements ChannelSession {
       if (Date.now() < until) throw new ChannelSendError("aguardando os status de um envio anterior", false, { retryAt: until });
       this.deps.log.info({ whatsappId: this.whatsappId, id }, "no status of an earlier send in the grace window: sending again");
     }
-    const body = await this.bodyOf(recipient, content, quoted, id);
+    const outside = opts.live === false;
+    const sending = this.windowed(content, opts);
+    const tier = outside ? await this.tierCheck(recipient) : undefined;
+    const body = await this.bodyOf(recipient, sending, quoted, id);
     const at = Date.now();
     await this.deps.authState.set(new Map([[`out:${id}`, JSON.stringify({ at, body } satisfies LedgerEntry)]]));
     let wamid: string | undefined;
@@ -316,9 +330,44 @@ export class CloudSession implements ChannelSession {
       new Map([
         [`out:${id}`, JSON.stringify({ at, wamid: wamid ?? "?", body } satisfies LedgerEntry)],
         ...(wamid ? [[`wamid:${wamid}`, id] as [string, string]] : []),
+        ...(tier ? [[TIER, JSON.stringify(tier)] as [string, string]] : []),
       ]),
     );
     return { id, timestamp: new Date(at) };
+  }
+
+  /**
+   * Outside the customer's 24 h window only a template may go: an automatic message goes as the
+   * connection's default template (its {{1}} the message's text); anything else is refused here
+   * (Meta would fail it with 131047).
+   */
+  private windowed(content: OutboundContent, opts: SendOptions): OutboundContent {
+    if (opts.live !== false || (content.kind === "text" && content.template)) return content;
+    const fallback = this.config?.defaultTemplate;
+    if (!opts.automatic || !fallback) throw new ChannelSendError(WINDOW_CLOSED, true);
+    const text = (content.kind === "text" ? content.body : content.kind === "media" ? (content.caption ?? "") : "")
+      .replace(/\s+/g, " ")
+      .trim();
+    return { kind: "text", body: text, template: { ...fallback, variables: text ? [text.slice(0, 1024)] : [] } };
+  }
+
+  /**
+   * Meta's messaging tier: a number starts at most `tierLimit` conversations (distinct customers
+   * outside their window) per 24 h. Answers the updated list to keep after the send, or refuses
+   * until the oldest one leaves the 24 h.
+   */
+  private async tierCheck(to: string): Promise<{ to: string; at: number }[]> {
+    const now = Date.now();
+    const raw = (await this.ledger([TIER])).get(TIER);
+    const list = ((raw ? JSON.parse(raw) : []) as { to: string; at: number }[]).filter((x) => now - x.at < DAY_MS);
+    if (list.some((x) => x.to === to)) return list;
+    if (this.tierLimit !== undefined && list.length >= this.tierLimit) {
+      const oldest = Math.min(...list.map((x) => x.at));
+      throw new ChannelSendError(`limite do nível da Meta atingido (${this.tierLimit} conversas em 24 h)`, false, {
+        retryAt: oldest + DAY_MS,
+      });
+    }
+    return [...list, { to, at: now }];
   }
 
   /** A failed POST: known refusals drop the ledger entry (not sent); no answer keeps it (unknown). */

@@ -1,5 +1,11 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { type ChatWindowAnswer, type CloudTemplate, type CloudTemplatesAnswer, templateVariableCount } from "@balcao/contract";
+import {
+  type ChatWindowAnswer,
+  type CloudTemplate,
+  type CloudTemplatesAnswer,
+  renderTemplate,
+  templateVariableCount,
+} from "@balcao/contract";
 import { and, eq, sql } from "drizzle-orm";
 import { GraphClient, GraphError, reasonOf } from "../../channels/cloud/graph.js";
 import { changesOf, type WebhookBody } from "../../channels/cloud/normalize.js";
@@ -26,11 +32,17 @@ export async function cloudConfig(db: DbOrTx, whatsappId: number): Promise<Cloud
       phoneNumberId: whatsapps.cloudPhoneNumberId,
       businessAccountId: whatsapps.cloudBusinessAccountId,
       accessToken: whatsapps.cloudAccessToken,
+      defaultTemplate: whatsapps.cloudDefaultTemplate,
     })
     .from(whatsapps)
     .where(and(eq(whatsapps.id, whatsappId), eq(whatsapps.type, "cloud")));
   return r?.phoneNumberId
-    ? { phoneNumberId: r.phoneNumberId, businessAccountId: r.businessAccountId, accessToken: r.accessToken }
+    ? {
+        phoneNumberId: r.phoneNumberId,
+        businessAccountId: r.businessAccountId,
+        accessToken: r.accessToken,
+        defaultTemplate: r.defaultTemplate,
+      }
     : undefined;
 }
 
@@ -155,6 +167,25 @@ export async function listTemplates(ctx: AppContext, whatsappId: number, refresh
 
 export function graphUrl(ctx: AppContext): string {
   return ctx.config.WHATSAPP_GRAPH_URL;
+}
+
+/**
+ * A template to send on a ticket's connection: it must be an approved one of the connection's
+ * business account, with as many variables as its body takes; the message shows its rendered text.
+ */
+export async function templateContent(
+  ctx: AppContext,
+  whatsappId: number | null,
+  t: { name: string; language: string; variables?: string[] },
+): Promise<{ kind: "text"; body: string; template: { name: string; language: string; variables: string[] } }> {
+  if (whatsappId === null) throw new AppError("ERR_NO_WAPP_FOUND");
+  const { templates } = await listTemplates(ctx, whatsappId);
+  const found = templates.find((x) => x.name === t.name && x.language === t.language);
+  if (!found) throw new AppError("ERR_VALIDATION", 400, { template: ["modelo não aprovado ou inexistente"] });
+  const variables = (t.variables ?? []).map((v) => v.replace(/\s+/g, " ").trim());
+  if (variables.length !== found.variables || variables.some((v) => !v))
+    throw new AppError("ERR_VALIDATION", 400, { "template.variables": [`o modelo pede ${found.variables} variável(is)`] });
+  return { kind: "text", body: renderTemplate(found.body, variables), template: { name: found.name, language: found.language, variables } };
 }
 
 // ---------- the 24 h window ----------

@@ -41,7 +41,12 @@ export function messageRoutes(conv: ConvDeps, guard: Guards): FastifyPluginAsync
         const idempotencyKey = idempotencyKeyOf(req.headers["idempotency-key"]);
         if (!req.isMultipart()) {
           const body = messageSendBody.parse(req.body ?? {});
-          return service.sendMessage(conv, user, req.params.ticketId, { body: body.body, quotedMsgId: body.quotedMsg?.id, idempotencyKey });
+          return service.sendMessage(conv, user, req.params.ticketId, {
+            body: body.body,
+            quotedMsgId: body.quotedMsg?.id,
+            idempotencyKey,
+            ...(body.template && { template: body.template }),
+          });
         }
         // streamed to temp files (lib/uploads.ts): limit, type and per-user concurrency checked while receiving
         const upload = await conv.ctx.uploads.receive(req, reply, user.id, {
