@@ -13,7 +13,7 @@ import Card from "@mui/material/Card";
 import CardActions from "@mui/material/CardActions";
 import CardContent from "@mui/material/CardContent";
 import Chip from "@mui/material/Chip";
-import "../../cloud/i18n";
+import "../../cloud";
 import CircularProgress from "@mui/material/CircularProgress";
 import IconButton from "@mui/material/IconButton";
 import Tooltip from "@mui/material/Tooltip";
@@ -125,14 +125,16 @@ export function ConnectionCard({ connection: w, busy, onAction, onShowQr, onEdit
             <Chip size="small" color={color} label={t(`connections.status.${w.status}`)} data-testid="connection-status" />
             {w.isDefault && <Chip size="small" variant="outlined" color="primary" label={t("connections.default")} />}
             {w.type === "simulator" && <Chip size="small" variant="outlined" label={t("connections.simulator")} />}
-            {w.type === "cloud" && <Chip size="small" variant="outlined" color="secondary" label={t("cloud.chip")} data-testid="connection-channel" />}
-            {w.type === "baileys" && <Chip size="small" variant="outlined" label={t("cloud.chipBaileys")} data-testid="connection-channel" />}
+            {w.type === "cloud" && (
+              <Chip size="small" variant="outlined" color="secondary" label={t("cloud.chip")} data-testid="connection-channel" />
+            )}
+            {w.type === "baileys" && (
+              <Chip size="small" variant="outlined" label={t("cloud.chipBaileys")} data-testid="connection-channel" />
+            )}
           </Box>
           {w.type === "cloud" && (
             <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 0.5 }} data-testid="connection-limits">
-              {w.cloud?.tierLimit
-                ? t("cloud.limits", { tier: w.cloud.tierLimit.toLocaleString(i18n.language) })
-                : t("cloud.limitsUnknown")}
+              {w.cloud?.tierLimit ? t("cloud.limits", { tier: w.cloud.tierLimit.toLocaleString(i18n.language) }) : t("cloud.limitsUnknown")}
             </Typography>
           )}
           {reason && (

@@ -8,8 +8,7 @@ import TextField from "@mui/material/TextField";
 import Tooltip from "@mui/material/Tooltip";
 import { Controller, useFormState } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import "../../../cloud/i18n";
-import { useTemplates } from "../../../cloud/api";
+import { useTemplates } from "../../../cloud";
 import { toastError, toastSuccess } from "../../../../lib/toast";
 import { type ConnectionFormApi, newVerifyToken } from "../connection-form";
 import { SectionTitle } from "./parts";
@@ -96,7 +95,10 @@ export function CloudSection({ form: { register, control, setValue }, current }:
                 endAdornment: (
                   <>
                     <Tooltip title={t("cloud.newVerifyToken")}>
-                      <IconButton aria-label={t("cloud.newVerifyToken")} onClick={() => setValue("cloud.verifyToken", newVerifyToken(), { shouldDirty: true })}>
+                      <IconButton
+                        aria-label={t("cloud.newVerifyToken")}
+                        onClick={() => setValue("cloud.verifyToken", newVerifyToken(), { shouldDirty: true })}
+                      >
                         <AutorenewIcon fontSize="small" />
                       </IconButton>
                     </Tooltip>
