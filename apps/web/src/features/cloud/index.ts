@@ -3,3 +3,4 @@ import "./i18n";
 
 export { useTemplates } from "./api";
 export { CloudWindowBar } from "./WindowBar";
+export { useConnectionChannel } from "./ConnectionChannel";

@@ -13,7 +13,7 @@ import Card from "@mui/material/Card";
 import CardActions from "@mui/material/CardActions";
 import CardContent from "@mui/material/CardContent";
 import Chip from "@mui/material/Chip";
-import "../../cloud";
+import { useConnectionChannel } from "../../cloud";
 import CircularProgress from "@mui/material/CircularProgress";
 import IconButton from "@mui/material/IconButton";
 import Tooltip from "@mui/material/Tooltip";
@@ -67,6 +67,7 @@ interface ConnectionCardProps {
 
 export function ConnectionCard({ connection: w, busy, onAction, onShowQr, onEdit, onDelete }: ConnectionCardProps) {
   const { t, i18n } = useTranslation();
+  const channel = useConnectionChannel(w);
   const color = STATUS_COLOR[w.status];
   const when = new Date(w.updatedAt).toLocaleString(i18n.language, { dateStyle: "short", timeStyle: "short" });
   const reason =
@@ -125,16 +126,19 @@ export function ConnectionCard({ connection: w, busy, onAction, onShowQr, onEdit
             <Chip size="small" color={color} label={t(`connections.status.${w.status}`)} data-testid="connection-status" />
             {w.isDefault && <Chip size="small" variant="outlined" color="primary" label={t("connections.default")} />}
             {w.type === "simulator" && <Chip size="small" variant="outlined" label={t("connections.simulator")} />}
-            {w.type === "cloud" && (
-              <Chip size="small" variant="outlined" color="secondary" label={t("cloud.chip")} data-testid="connection-channel" />
-            )}
-            {w.type === "baileys" && (
-              <Chip size="small" variant="outlined" label={t("cloud.chipBaileys")} data-testid="connection-channel" />
+            {channel.label && (
+              <Chip
+                size="small"
+                variant="outlined"
+                color={w.type === "cloud" ? "secondary" : "default"}
+                label={channel.label}
+                data-testid="connection-channel"
+              />
             )}
           </Box>
-          {w.type === "cloud" && (
+          {channel.limits && (
             <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 0.5 }} data-testid="connection-limits">
-              {w.cloud?.tierLimit ? t("cloud.limits", { tier: w.cloud.tierLimit.toLocaleString(i18n.language) }) : t("cloud.limitsUnknown")}
+              {channel.limits}
             </Typography>
           )}
           {reason && (
