@@ -15,7 +15,8 @@ export const connectionForm = whatsappBody.omit({ token: true, channel: true }).
     appSecret: z.string().trim().max(200, MSG.tooLong),
     verifyToken: z.string().trim().max(200, MSG.tooLong),
     defaultTemplate: z.string(),
-  }),
+  })
+    .optional(),
   typebot: z.object({
     enabled: z.boolean(),
     baseUrl: z.string().trim().max(500, MSG.tooLong),
@@ -91,7 +92,7 @@ export function newVerifyToken(): string {
 }
 
 /** The Cloud fields as POST/PUT /whatsapp takes them (secrets left blank are kept by the server). */
-export function cloudBody(c: Output["cloud"]) {
+export function cloudBody(c: NonNullable<Output["cloud"]>) {
   const [name, language] = c.defaultTemplate.split("|");
   return {
     phoneNumberId: c.phoneNumberId,

@@ -102,7 +102,7 @@ export function CloudSection({ form: { register, control, setValue }, current }:
                         <AutorenewIcon fontSize="small" />
                       </IconButton>
                     </Tooltip>
-                    {copyButton(field.value)}
+                    {copyButton(field.value ?? "")}
                   </>
                 ),
               },
