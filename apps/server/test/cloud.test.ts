@@ -254,7 +254,7 @@ describe("inbound", () => {
     await customer(n, "Joana Prado", { type: "text", text: { body: "reiniciei" }, context: { from: "5511988887777", id: wamid } });
     const reply = (await messagesOf(n)).at(-1)!;
     expect(reply.body).toBe("reiniciei");
-    expect(reply.quoted_msg_id).toBe(ours.id);
+    expect(Number(reply.quoted_msg_id)).toBe(ours.id);
     const before = (await messagesOf(n)).length;
     await customer(n, "Joana Prado", { type: "reaction", reaction: { message_id: wamid, emoji: "👍" } });
     expect((await messagesOf(n)).length).toBe(before); // a reaction is no message
