@@ -57,7 +57,10 @@ export function ConnectionDialog({
   const onSubmit = handleSubmit(async ({ typebot, cloud, ...values }) => {
     let saved: Whatsapp;
     try {
-      saved = await save.mutateAsync({ id: current?.id, body: { ...values, ...(values.type === "cloud" && cloud && { cloud: cloudBody(cloud) }) } });
+      saved = await save.mutateAsync({
+        id: current?.id,
+        body: { ...values, ...(values.type === "cloud" && cloud && { cloud: cloudBody(cloud) }) },
+      });
     } catch (err) {
       showSaveError(err, setError);
       if (err instanceof ApiError && err.code === "ERR_WAPP_GREETING_REQUIRED")

@@ -8,14 +8,15 @@ import { z } from "zod";
  */
 export const connectionForm = whatsappBody.omit({ token: true, channel: true }).extend({
   /** the Cloud API fields (checked by the server when the connection is a Cloud one); defaultTemplate as "name|language" */
-  cloud: z.object({
-    phoneNumberId: z.string().trim().max(30, MSG.tooLong),
-    businessAccountId: z.string().trim().max(30, MSG.tooLong),
-    accessToken: z.string().trim().max(1000, MSG.tooLong),
-    appSecret: z.string().trim().max(200, MSG.tooLong),
-    verifyToken: z.string().trim().max(200, MSG.tooLong),
-    defaultTemplate: z.string(),
-  })
+  cloud: z
+    .object({
+      phoneNumberId: z.string().trim().max(30, MSG.tooLong),
+      businessAccountId: z.string().trim().max(30, MSG.tooLong),
+      accessToken: z.string().trim().max(1000, MSG.tooLong),
+      appSecret: z.string().trim().max(200, MSG.tooLong),
+      verifyToken: z.string().trim().max(200, MSG.tooLong),
+      defaultTemplate: z.string(),
+    })
     .optional(),
   typebot: z.object({
     enabled: z.boolean(),
