@@ -44,6 +44,8 @@ try {
 if (process.env.E2E_SKIP_BUILD !== "1") buildStale((line) => console.log(`e2e: ${line}`));
 
 const port = await freePort();
+// the fake Graph API (WhatsApp Cloud API) of 70-cloud listens here; the server is pointed at it
+const graphPort = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(join(tmpdir(), "balcao-e2e-"));
 mkdirSync(join(root, "e2e/screenshots"), { recursive: true });
@@ -61,6 +63,7 @@ const server = spawn(process.execPath, [process.env.E2E_SERVER_ENTRY ?? join(roo
     NODE_ENV: "test",
     // the specs' fakes of outside systems (SGP, Typebot, the AI server) listen on loopback
     ALLOWED_PRIVATE_HOSTS: process.env.ALLOWED_PRIVATE_HOSTS ?? "127.0.0.0/8,localhost",
+    WHATSAPP_GRAPH_URL: process.env.WHATSAPP_GRAPH_URL ?? `http://127.0.0.1:${graphPort}/v23.0`,
   },
   stdio: ["ignore", "inherit", "inherit"],
 });
@@ -81,7 +84,7 @@ try {
   const run = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...grep, ...chosen], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, E2E_BASE_URL: base, CHROMIUM_PATH: CHROMIUM },
+    env: { ...process.env, E2E_BASE_URL: base, CHROMIUM_PATH: CHROMIUM, E2E_GRAPH_PORT: String(graphPort) },
   });
   code = run.status ?? 1;
 } catch (err) {

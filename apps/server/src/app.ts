@@ -21,6 +21,9 @@ import { createBaileysChannel } from "./channels/baileys/index.js";
 import type { ChannelFactory } from "./channels/channel.js";
 import { ChannelManager, SESSION_CALLS } from "./channels/manager.js";
 import { SimulatorHub } from "./channels/simulator/session.js";
+import { CloudHub, type CloudOptions } from "./channels/cloud/session.js";
+import * as cloudModule from "./modules/cloud/module.js";
+import { cloudConfig, saveNumberInfo } from "./modules/cloud/service.js";
 import { JobRunner } from "./jobs/runner.js";
 import { openCluster } from "./lib/cluster/index.js";
 import { AppError } from "./lib/errors.js";
@@ -109,6 +112,8 @@ export interface BuildOptions {
   botClock?: Clock;
   /** AI server tuning (tests shorten the 20 s timeout). */
   ai?: { timeoutMs?: number };
+  /** Cloud API channel tuning (tests shorten the rate-limit delays and timeouts). */
+  cloud?: Partial<Pick<CloudOptions, "rateLimitDelayMs" | "timeoutMs" | "graceMs">>;
   /** Replaces the inbound journal (the benchmark measures the pipeline without it, to price it). */
   journal?: Journal;
 }
@@ -245,6 +250,16 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const simulator = new SimulatorHub(createSimulatorStore(database.db, config.dataDir), { ackDelayMs: opts.simulatorAckDelayMs });
   channels.register("simulator", simulator.factory);
   channels.register("baileys", (deps) => createBaileysChannel(deps));
+  // the WhatsApp Cloud API (Meta): Graph calls out, the webhook (modules/cloud) in
+  const cloud = new CloudHub({
+    graphUrl: config.WHATSAPP_GRAPH_URL,
+    allow: config.allowedPrivateHosts,
+    config: (whatsappId) => cloudConfig(database.db, whatsappId),
+    onInfo: (whatsappId, info) => saveNumberInfo(ctx, whatsappId, info),
+    graceMs: config.CLOUD_SEND_GRACE_S * 1000,
+    ...opts.cloud,
+  });
+  channels.register("cloud", cloud.factory);
   for (const [type, factory] of Object.entries(opts.channelFactories ?? {})) if (factory) channels.register(type as ChannelType, factory);
   // files (media, contract PDFs, branding images): folders under DATA_DIR, or S3 when S3_BUCKET is set
   const storage = openStorage(config);
@@ -343,6 +358,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // the audit log (reads, retention) and LGPD (a contact's export and erasure, media retention)
   audit.register(host);
   lgpd.register(host, { contractFiles: contractDeps.files });
+  cloudModule.register(host);
   routes.push(messageApiRoutes(conv));
   if (config.simulatorEnabled)
     routes.push(simulatorRoutes(ctx, channels, simulator, guard, ownership && ((id, m, a) => ownership.ask(id, m, a))));

@@ -60,6 +60,10 @@ const envSchema = z.object({
   API_RATE_PER_MIN: z.coerce.number().int().positive().default(120),
   AUTO_CLOSE_INTERVAL_S: z.coerce.number().int().positive().default(60),
   ENABLE_SIMULATOR: z.enum(["true", "false"]).optional(),
+  /** the Graph API base of the WhatsApp Cloud API channel (tests point it at a fake) */
+  WHATSAPP_GRAPH_URL: z.url().default("https://graph.facebook.com/v23.0"),
+  /** seconds a Cloud send of unknown outcome (a crash mid-request) waits for Meta's statuses before it goes again */
+  CLOUD_SEND_GRACE_S: z.coerce.number().int().min(1).max(86_400).default(300),
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
   /**
    * Several processes on one PostgreSQL (DATABASE_URL): this process's node name in its session

@@ -138,6 +138,12 @@ export const PERMISSIONS: Record<string, Row> = {
   "DELETE /whatsapp/{id}": { expect: ADMINS, fresh: "whatsapp" },
   "POST /whatsapp/{id}/token": { expect: ADMINS },
   "POST /whatsappsession/{id}": { expect: ADMINS },
+  // WhatsApp Cloud API (issue 29): Meta's webhook is public, its verify token and signature are the
+  // credentials (none here: 403 / 401 for everyone); templates for anyone signed in (400 on a non-Cloud connection)
+  "GET /webhooks/whatsapp": { expect: all(403) },
+  "POST /webhooks/whatsapp": { expect: all(401), body: () => ({ object: "whatsapp_business_account", entry: [] }) },
+  "GET /whatsapp/{id}/templates": { expect: SIGNED_IN },
+  "GET /tickets/{id}/window": { expect: TICKET_SCOPED },
   "PUT /whatsappsession/{id}": { expect: ADMINS },
   "DELETE /whatsappsession/{id}": { expect: ADMINS },
   "GET /whatsapp/{id}/health": { expect: ADMINS },

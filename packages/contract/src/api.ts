@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { healthSettingsFields } from "./health.js";
+import { templateSendSchema } from "./cloud.js";
 import { PAGE_SIZE } from "./constants.js";
 import {
   connectionStatusSchema,
@@ -309,6 +310,8 @@ export const messageSendBody = z.object({
   mediaUrl: z.string().max(2000).nullish(),
   /** an internal note: stored in the conversation, never sent (`@Name` mentions notify those users) */
   internal: jsonBool.optional(),
+  /** a Cloud API template instead of free text (outside the customer's 24 h window); the body is then the rendered text */
+  template: templateSendSchema.optional(),
 });
 export type MessageSendBody = z.input<typeof messageSendBody>;
 
@@ -316,6 +319,29 @@ export type MessageSendBody = z.input<typeof messageSendBody>;
 export const typingAnswer = z.object({ typing: z.boolean(), delivered: z.boolean() });
 
 // ---------- connections ----------
+/**
+ * The Cloud API fields of a connection (POST/PUT /whatsapp with `channel: "cloud"`). On PUT a
+ * blank or absent accessToken/appSecret keeps the stored one.
+ */
+export const cloudConnectionBody = z.object({
+  phoneNumberId: z
+    .string()
+    .trim()
+    .regex(/^\d{1,30}$/, MSG.invalidNumber),
+  businessAccountId: z
+    .string()
+    .trim()
+    .regex(/^\d{1,30}$/, MSG.invalidNumber),
+  accessToken: z.string().trim().max(1000, MSG.tooLong).optional(),
+  appSecret: z.string().trim().max(200, MSG.tooLong).optional(),
+  verifyToken: z.string().trim().min(8, MSG.tooShort).max(200, MSG.tooLong),
+  defaultTemplate: z
+    .object({ name: z.string().trim().min(1).max(512), language: z.string().trim().min(2).max(15) })
+    .nullable()
+    .optional(),
+});
+export type CloudConnectionBody = z.input<typeof cloudConnectionBody>;
+
 const whatsappFields = z.object({
   name: requiredText(2, 50),
   type: channelTypeSchema,
@@ -338,6 +364,9 @@ const whatsappFields = z.object({
   /** The billing self-service bot: before the queue menu, after it, or off. */
   selfService: selfServiceModeSchema,
   ...healthSettingsFields,
+  /** the engine: "baileys" (QR code, the default) or "cloud" (Meta's Cloud API, with `cloud`); `type` says the same */
+  channel: z.enum(["baileys", "cloud"]),
+  cloud: cloudConnectionBody,
 });
 export const whatsappBody = whatsappFields.extend({
   type: whatsappFields.shape.type.default("baileys"),
@@ -356,6 +385,8 @@ export const whatsappBody = whatsappFields.extend({
   backupWhatsappId: whatsappFields.shape.backupWhatsappId.optional(),
   dailyCap: whatsappFields.shape.dailyCap.optional(),
   warmupEnabled: whatsappFields.shape.warmupEnabled.optional(),
+  channel: whatsappFields.shape.channel.optional(),
+  cloud: whatsappFields.shape.cloud.optional(),
 });
 export type WhatsappBody = z.input<typeof whatsappBody>;
 export const whatsappUpdateBody = whatsappFields.partial();

@@ -16,7 +16,7 @@ export const CONNECTION_STATUSES = ["DISCONNECTED", "OPENING", "qrcode", "CONNEC
 export const connectionStatusSchema = z.enum(CONNECTION_STATUSES);
 export type ConnectionStatus = z.infer<typeof connectionStatusSchema>;
 
-export const CHANNEL_TYPES = ["baileys", "simulator"] as const;
+export const CHANNEL_TYPES = ["baileys", "simulator", "cloud"] as const;
 export const channelTypeSchema = z.enum(CHANNEL_TYPES);
 export type ChannelType = z.infer<typeof channelTypeSchema>;
 
@@ -121,6 +121,25 @@ export type AudioEntry = z.infer<typeof audioEntrySchema>;
 export const selfServiceModeSchema = z.enum(["off", "before", "after"]);
 export type SelfServiceMode = z.infer<typeof selfServiceModeSchema>;
 
+/**
+ * A Cloud API connection's settings as answered: the access token and the app secret are
+ * write-only (hasAccessToken, hasAppSecret); the Cloud limits learned from the number (tier).
+ */
+export const cloudSettingsSchema = z.object({
+  phoneNumberId: z.string(),
+  businessAccountId: z.string(),
+  verifyToken: z.string(),
+  hasAccessToken: z.boolean(),
+  hasAppSecret: z.boolean(),
+  /** the template sent outside the customer's 24 h window by disparos, schedules, the message API and auto-replies */
+  defaultTemplate: z.object({ name: z.string(), language: z.string() }).nullable(),
+  /** Meta's messaging tier (business-initiated conversations per 24 h), as the number answered; null until known */
+  tierLimit: z.number().nullable(),
+  /** the URL to paste into Meta's panel (this server's webhook) */
+  webhookPath: z.string(),
+});
+export type CloudSettings = z.infer<typeof cloudSettingsSchema>;
+
 export const whatsappSchema = z.object({
   id: z.number(),
   name: z.string(),
@@ -147,6 +166,8 @@ export const whatsappSchema = z.object({
   typebot: typebotSettingsSchema,
   /** the billing self-service bot: "before" the queue menu, "after" a queue is picked, or "off" */
   selfService: selfServiceModeSchema,
+  /** the Cloud API settings of a `type: "cloud"` connection (null for the others) */
+  cloud: cloudSettingsSchema.nullable().optional(),
   /** number health: the backup connection of its unsolicited sends, their daily cap, the warm-up, the QR pairing date */
   backupWhatsappId: z.number().nullable(),
   dailyCap: z.number(),

@@ -102,6 +102,14 @@ export const ERROR_STATUS = {
   ERR_AI_UNAVAILABLE: 503,
   /** the AI server answered something that is not what was asked */
   ERR_AI_BAD_ANSWER: 502,
+  /** POST /webhooks/whatsapp: missing or wrong X-Hub-Signature-256 (or nothing we know): nothing is kept */
+  ERR_WEBHOOK_SIGNATURE: 401,
+  /** a Cloud API call (templates) on a connection that is not a Cloud one */
+  ERR_NOT_CLOUD_CONNECTION: 400,
+  /** the Graph API refused or did not answer */
+  ERR_CLOUD_GRAPH: 502,
+  /** the customer's 24 h window is closed on this Cloud connection: only a template may go */
+  ERR_CLOUD_WINDOW_CLOSED: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -19,3 +19,4 @@ export * from "./operations.js";
 export * from "./health.js";
 export * from "./incidents.js";
 export * from "./audit.js";
+export * from "./cloud.js";

@@ -60,6 +60,8 @@ export type ChannelEvent =
     }
   | { type: "message"; message: InboundMessage }
   | { type: "ack"; id: string; ack: Ack }
+  /** WhatsApp refused a message after taking it (the Cloud API's `failed` status): the reason is shown with it */
+  | { type: "failed"; id: string; reason: string }
   | { type: "edit"; id: string; body: string; editedAt?: Date }
   | { type: "delete"; id: string }
   | { type: "reaction"; id: string; emoji: string; from: Address }
@@ -68,7 +70,15 @@ export type ChannelEvent =
   | { type: "typing"; from: Address; typing: boolean };
 
 export type OutboundContent =
-  | { kind: "text"; body: string }
+  | {
+      kind: "text";
+      body: string;
+      /**
+       * A Cloud API message template (outside the customer's 24 h window); `body` is its rendered
+       * text, which engines without templates send as is.
+       */
+      template?: { name: string; language: string; variables: string[] };
+    }
   | {
       kind: "media";
       mediaType: "image" | "audio" | "video" | "document" | "sticker";
@@ -101,6 +111,13 @@ export interface SendOptions {
    * it, so a re-send after a crash is the same message to WhatsApp (and to the simulator).
    */
   id: string;
+  /**
+   * The customer wrote in the last 24 h (the Cloud API's customer-service window is open), as the
+   * outbox saw it when it took the message. Engines without a window ignore it.
+   */
+  live?: boolean;
+  /** sent by the product on its own (bot, schedule, API, disparo), not typed by an agent */
+  automatic?: boolean;
 }
 
 /**
@@ -108,13 +125,16 @@ export interface SendOptions {
  * session) are not retried; the others are, with backoff.
  */
 export class ChannelSendError extends Error {
+  /** not before this time (ms since the epoch): the channel knows when to try again, and it does not count as an attempt */
+  readonly retryAt?: number;
   constructor(
     readonly reason: string,
     readonly permanent: boolean,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAt?: number },
   ) {
     super(reason, options);
     this.name = "ChannelSendError";
+    this.retryAt = options?.retryAt;
   }
 }
 

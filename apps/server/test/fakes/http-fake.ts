@@ -10,6 +10,8 @@ export interface FakeRequest {
   /** form or JSON body, as an object */
   body: Record<string, unknown>;
   raw: string;
+  /** the body's bytes (multipart uploads) */
+  rawBuffer: Buffer;
 }
 
 export type Handler = (req: FakeRequest, res: ServerResponse) => void | Promise<void>;
@@ -21,13 +23,22 @@ export async function startFake(
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString("utf8");
+    const rawBuffer = Buffer.concat(chunks);
+    const raw = rawBuffer.toString("utf8");
     const u = new URL(req.url ?? "/", "http://x");
     let body: Record<string, unknown> = {};
     const type = req.headers["content-type"] ?? "";
     if (raw && type.includes("json")) body = JSON.parse(raw);
-    else if (raw) body = Object.fromEntries(new URLSearchParams(raw));
-    const r: FakeRequest = { method: req.method ?? "GET", path: u.pathname, query: u.searchParams, headers: req.headers, body, raw };
+    else if (raw && !type.includes("multipart")) body = Object.fromEntries(new URLSearchParams(raw));
+    const r: FakeRequest = {
+      method: req.method ?? "GET",
+      path: u.pathname,
+      query: u.searchParams,
+      headers: req.headers,
+      body,
+      raw,
+      rawBuffer,
+    };
     requests.push(r);
     try {
       await handler(r, res);

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, index } from "drizzle-orm/pg-core";
+import { boolean, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, index } from "drizzle-orm/pg-core";
 import { timestamps } from "./common.js";
 import { queues } from "./queues.js";
 
@@ -8,7 +8,7 @@ export const whatsapps = pgTable(
   {
     id: serial("id").primaryKey(),
     name: text("name").notNull(),
-    type: text("type", { enum: ["baileys", "simulator"] })
+    type: text("type", { enum: ["baileys", "simulator", "cloud"] })
       .notNull()
       .default("baileys"),
     status: text("status", { enum: ["DISCONNECTED", "OPENING", "qrcode", "CONNECTED", "PAIRING", "TIMEOUT"] })
@@ -51,11 +51,23 @@ export const whatsapps = pgTable(
     selfService: text("self_service", { enum: ["off", "before", "after"] })
       .notNull()
       .default("off"),
+    /** WhatsApp Cloud API (type "cloud"): the number's id, its business account, the secrets (write-only) and the webhook's verify token */
+    cloudPhoneNumberId: text("cloud_phone_number_id"),
+    cloudBusinessAccountId: text("cloud_business_account_id").notNull().default(""),
+    cloudAccessToken: text("cloud_access_token").notNull().default(""),
+    cloudAppSecret: text("cloud_app_secret").notNull().default(""),
+    cloudVerifyToken: text("cloud_verify_token").notNull().default(""),
+    /** the template automatic sends use outside the customer's 24 h window: { name, language } */
+    cloudDefaultTemplate: jsonb("cloud_default_template").$type<{ name: string; language: string } | null>(),
+    /** Meta's messaging tier of the number (business-initiated conversations per 24 h), learned from GET /{phone-number-id} */
+    cloudTierLimit: integer("cloud_tier_limit"),
     ...timestamps,
   },
   (t) => [
     uniqueIndex("whatsapps_name_key").on(sql`lower(${t.name})`),
     uniqueIndex("whatsapps_token_key").on(t.token),
+    /** one connection per Cloud API number: the webhook finds it by phone_number_id */
+    uniqueIndex("whatsapps_cloud_phone_key").on(t.cloudPhoneNumberId),
     /** At most one default connection. */
     uniqueIndex("whatsapps_one_default").on(t.isDefault).where(sql`${t.isDefault}`),
   ],

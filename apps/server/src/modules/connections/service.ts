@@ -15,6 +15,7 @@ import type { DbOrTx } from "../../db/client.js";
 import { queues, whatsappQueues, whatsapps } from "../../db/schema/index.js";
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
 import { iso } from "../../lib/sql.js";
+import { cloudColumns, cloudSettingsOf } from "../cloud/settings.js";
 import { DEFAULT_HEALTH_SETTINGS, type HealthSettings, healthSettingsOf, saveHealthSettings, statusChanged } from "../health/service.js";
 
 type WhatsappRow = typeof whatsapps.$inferSelect;
@@ -81,6 +82,7 @@ function toWhatsapp(r: WhatsappRow, qs: ConnectionQueue[], health: HealthSetting
       delayMs: r.typebotDelayMs,
     },
     selfService: r.selfService,
+    cloud: cloudSettingsOf(r),
     ...health,
     createdAt: iso(r.createdAt),
     updatedAt: iso(r.updatedAt),
@@ -165,6 +167,8 @@ function mapUnique(err: unknown): never {
   if (isUniqueViolation(err, "whatsapps_name_key")) throw new AppError("ERR_WAPP_NAME_ALREADY_EXISTS");
   if (isUniqueViolation(err, "whatsapps_token_key")) throw new AppError("ERR_VALIDATION", 400, { token: [MSG.inUse] });
   if (isUniqueViolation(err, "whatsapps_one_default")) throw new AppError("ERR_NO_OTHER_WHATSAPP");
+  if (isUniqueViolation(err, "whatsapps_cloud_phone_key"))
+    throw new AppError("ERR_VALIDATION", 400, { "cloud.phoneNumberId": [MSG.inUse] });
   throw err;
 }
 
@@ -199,8 +203,9 @@ export async function createWhatsapp(ctx: AppContext, channels: ChannelManager, 
         .insert(whatsapps)
         .values({
           name: input.name,
-          type: input.type ?? "baileys",
+          type: input.channel ?? input.type ?? "baileys",
           isDefault,
+          ...cloudColumns(input.channel ?? input.type, input.cloud, undefined),
           acceptCalls: input.acceptCalls ?? true,
           callRefuseMessage: input.callRefuseMessage ?? "",
           greetingMessage: input.greetingMessage ?? "",
@@ -233,7 +238,10 @@ export async function updateWhatsapp(ctx: AppContext, channels: ChannelManager, 
       if (input.isDefault === true && !existing.isDefault) {
         await tx.update(whatsapps).set({ isDefault: false }).where(eq(whatsapps.isDefault, true));
       }
-      typeChanged = input.type !== undefined && input.type !== existing.type;
+      const type = input.channel ?? input.type;
+      typeChanged = type !== undefined && type !== existing.type;
+      const cloud = cloudColumns(type ?? existing.type, input.cloud, existing);
+      const cloudChanged = Object.keys(cloud).length > 0;
       const queueCount =
         input.queueIds !== undefined
           ? new Set(input.queueIds).size
@@ -243,7 +251,8 @@ export async function updateWhatsapp(ctx: AppContext, channels: ChannelManager, 
         .update(whatsapps)
         .set({
           ...(input.name !== undefined && { name: input.name }),
-          ...(input.type !== undefined && { type: input.type }),
+          ...(type !== undefined && { type }),
+          ...cloud,
           ...(input.isDefault !== undefined && { isDefault: input.isDefault }),
           ...(input.acceptCalls !== undefined && { acceptCalls: input.acceptCalls }),
           ...(input.callRefuseMessage !== undefined && { callRefuseMessage: input.callRefuseMessage }),
@@ -259,6 +268,7 @@ export async function updateWhatsapp(ctx: AppContext, channels: ChannelManager, 
         })
         .where(eq(whatsapps.id, id));
       if (input.queueIds !== undefined) await setQueues(tx, id, input.queueIds);
+      typeChanged ||= cloudChanged;
       await saveHealthSettings(tx, id, input);
       return getWhatsapp(tx, id);
     })

@@ -25,6 +25,8 @@ export function createChannelEventHandler(conv: ConvDeps, journal: Journal, hook
         return receive(whatsappId, event.message, journalId);
       case "ack":
         return updates.ack(whatsappId, event.id, event.ack, journalId);
+      case "failed":
+        return updates.fail(whatsappId, event.id, event.reason, journalId);
       case "edit":
         return updates.change(whatsappId, event.id, { body: event.body }, journalId);
       case "delete":

@@ -47,6 +47,7 @@ export function messageRoutes(conv: ConvDeps, guard: Guards): FastifyPluginAsync
             quotedMsgId: body.quotedMsg?.id,
             idempotencyKey,
             internal: body.internal,
+            ...(body.template && { template: body.template }),
           });
         }
         // streamed to temp files (lib/uploads.ts): limit, type and per-user concurrency checked while receiving

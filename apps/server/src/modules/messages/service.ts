@@ -7,7 +7,8 @@ import { AppError } from "../../lib/errors.js";
 import type { StoredMedia } from "../../lib/media.js";
 import type { ReceivedFile } from "../../lib/uploads.js";
 import type { ConvDeps } from "../outbox/deps.js";
-import { addressOf, type Enqueued, enqueueMessage, enqueueOnce, mediaContent } from "../outbox/enqueue.js";
+import { templateContent } from "../cloud/service.js";
+import { addressOf, type Enqueued, enqueueMessage, enqueueOnce, mediaContent, type OutboxContent } from "../outbox/enqueue.js";
 import { claimKey, saveResult, storedResult } from "../outbox/idempotency.js";
 import { canSee, loadTicket, ticketFor } from "../tickets/queries.js";
 import { recordAudit } from "../audit/service.js";
@@ -94,7 +95,16 @@ export async function sendMessage(
   conv: ConvDeps,
   user: SessionUser,
   ticketId: number,
-  input: { body: string; quotedMsgId?: number | null; files?: Upload[]; idempotencyKey?: string; internal?: boolean },
+  input: {
+    body: string;
+    quotedMsgId?: number | null;
+    files?: Upload[];
+    idempotencyKey?: string;
+    /** an internal note: stored, never sent (notes.ts) */
+    internal?: boolean;
+    /** a Cloud API template (outside the customer's 24 h window): its rendered text is the message's body */
+    template?: { name: string; language: string; variables: string[] };
+  },
 ): Promise<Message[]> {
   const { ctx } = conv;
   // an internal note: stored, never queued (notes.ts)
@@ -105,6 +115,8 @@ export async function sendMessage(
   const ticket = await loadTicket(ctx.db, ticketId);
   assertCanWrite(user, ticket);
   const files = input.files ?? [];
+  const template = input.template && !files.length ? await templateContent(ctx, ticket.whatsappId, input.template) : undefined;
+  if (template) input = { ...input, body: template.body };
   if (!files.length && !input.body.trim()) throw new AppError("ERR_VALIDATION", 400, { body: ["Required"] });
 
   // files are checked and stored before the transaction that queues them
@@ -119,7 +131,7 @@ export async function sendMessage(
   const scope = `user:${user.id}`;
   const outcome =
     !stored.length && input.idempotencyKey
-      ? await textOnce(ctx.db, user, ticket, input.body, input.quotedMsgId, { scope, key: input.idempotencyKey })
+      ? await textOnce(ctx.db, user, ticket, input.body, input.quotedMsgId, { scope, key: input.idempotencyKey }, template)
       : await ctx.db.transaction(async (tx) => {
           if (input.idempotencyKey) {
             const claim = await claimKey<{ messageIds: number[] }>(tx, scope, input.idempotencyKey);
@@ -133,7 +145,7 @@ export async function sendMessage(
                 source: "agent",
                 userId: user.id,
                 body: input.body,
-                content: { kind: "text", body: input.body },
+                content: template ?? { kind: "text", body: input.body },
                 quotedMsgId: input.quotedMsgId,
               }),
             );
@@ -185,10 +197,11 @@ async function textOnce(
   body: string,
   quotedMsgId: number | null | undefined,
   claim: { scope: string; key: string },
+  template?: OutboxContent,
 ): Promise<{ queued: Enqueued[] } | { replay: number[] }> {
   const queued = await enqueueOnce(
     db,
-    { ticket, source: "agent", userId: user.id, body, content: { kind: "text", body }, quotedMsgId },
+    { ticket, source: "agent", userId: user.id, body, content: template ?? { kind: "text", body }, quotedMsgId },
     claim,
   );
   if (queued) return { queued: [queued] };

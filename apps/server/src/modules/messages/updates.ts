@@ -40,5 +40,19 @@ export function createMessageUpdates(ctx: AppContext, journal: Journal) {
     if (message) ctx.events.publish("message.updated", { message, ticket });
   }
 
-  return { ack, change };
+  /** WhatsApp refused a message it had taken (Cloud API `failed` status): the reason is kept and shown. */
+  async function fail(whatsappId: number, wid: string, reason: string, journalId?: number) {
+    const message = await changeAndLoadMessage(
+      db,
+      sql`update messages set send_error = ${reason.slice(0, 500)}, updated_at = now()
+        where coalesce(whatsapp_id, 0) = ${whatsappId} and wid = ${wid} and from_me and send_error is null
+        returning *`,
+      doneStep(journal, journalId),
+    );
+    if (!message) return; // the journal row is done by the same statement
+    ctx.events.publish("message.failed", { messageId: message.id, whatsappId, reason });
+    ctx.events.publish("message.updated", { message, ticket: await loadTicket(db, message.ticketId) });
+  }
+
+  return { ack, change, fail };
 }

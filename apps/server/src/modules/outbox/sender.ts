@@ -71,6 +71,8 @@ export interface SendGate {
   sentUnsolicited(whatsappId: number, now: number): Promise<void>;
   failed(whatsappId: number, reason: string, permanent: boolean): Promise<void>;
 }
+/** A Cloud API number's pace: Meta's default throughput of 80 messages per second (reference §8). */
+export const CLOUD_PACE = { minIntervalMs: 13, jitterMs: 0, burst: 20 };
 
 export const DEFAULT_SENDER = { leaseMs: 60_000, maxAttempts: 6 };
 export const defaultBackoff = (attempts: number) => Math.min(300_000, 2000 * 2 ** (attempts - 1));
@@ -311,9 +313,17 @@ export class OutboxSender {
     try {
       if (!session) throw new ChannelSendError("ERR_WAPP_NOT_INITIALIZED", false);
       const content = await this.contentOf(payload);
-      await session.send(payload.to, content, payload.quoted, { id: row.wid });
+      await session.send(payload.to, content, payload.quoted, { id: row.wid, live: row.live, automatic: row.priority > 0 });
     } catch (err) {
       const permanent = err instanceof ChannelSendError && err.permanent;
+      if (err instanceof ChannelSendError && !permanent && err.retryAt !== undefined) {
+        // the channel said when (a send of unknown outcome waits for its statuses, a rate limit): no attempt used
+        await this.ctx.db.execute(sql`
+          update outbox set lease_until = null, attempts = ${row.attempts - 1}, next_attempt_at = ${new Date(err.retryAt).toISOString()}::timestamptz,
+            last_error = ${err.reason.slice(0, 500)}
+          where id = ${row.id}`);
+        return;
+      }
       const reason = err instanceof ChannelSendError ? err.reason : err instanceof Error ? err.message : String(err);
       // a session that dropped mid-send does not use up the message's attempts: it waits for the reconnect
       const dropped = !permanent && !this.channels.get(whatsappId)?.connected;
@@ -363,11 +373,20 @@ export class OutboxSender {
     if (hit && !this.stale.has(whatsappId)) return hit;
     this.stale.delete(whatsappId);
     const [row] = await this.ctx.db
-      .select({ interval: whatsapps.sendIntervalMs, jitter: whatsapps.sendJitterMs, burst: whatsapps.sendBurst, gap: whatsapps.replyGapMs })
+      .select({
+        interval: whatsapps.sendIntervalMs,
+        jitter: whatsapps.sendJitterMs,
+        burst: whatsapps.sendBurst,
+        gap: whatsapps.replyGapMs,
+        type: whatsapps.type,
+      })
       .from(whatsapps)
       .where(eq(whatsapps.id, whatsappId));
+    // a Cloud API number has Meta's own limits (throughput, tier, pair rate — kept by the channel), not a WhatsApp Web pace
     const options: RateLimitOptions = row
-      ? { ...DEFAULT_RATE_LIMIT, minIntervalMs: row.interval, jitterMs: row.jitter, burst: row.burst }
+      ? row.type === "cloud"
+        ? { ...DEFAULT_RATE_LIMIT, ...CLOUD_PACE }
+        : { ...DEFAULT_RATE_LIMIT, minIntervalMs: row.interval, jitterMs: row.jitter, burst: row.burst }
       : DEFAULT_RATE_LIMIT;
     // a pace changed while the sender runs applies from its next send; an unchanged one keeps its state
     const pace = hit && samePace(hit.options, options) ? hit.pace : createPace(options, this.clock, this.random);

@@ -8,6 +8,7 @@ import { useNavigate } from "react-router-dom";
 import { ApiError } from "../../api/http";
 import { AiSuggestButton } from "../../features/ai";
 import { MessageInput, MessagesList, useChatLive } from "../../features/chat";
+import { CloudWindowBar } from "../../features/cloud";
 import { openTicket, useTicket } from "../../features/tickets";
 import { useSocketEvent } from "../../lib/socket";
 import { toastError, toastSuccess } from "../../lib/toast";
@@ -67,6 +68,7 @@ export function ChatView({ ticketId }: { ticketId: number }) {
           {typing.name ?? ticket.contact.name} {t("chat.typing")}
         </Typography>
       )}
+      <CloudWindowBar ticket={ticket} />
       <MessageInput
         ticket={ticket}
         replyTo={replyTo}

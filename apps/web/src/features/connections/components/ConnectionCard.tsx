@@ -13,6 +13,7 @@ import Card from "@mui/material/Card";
 import CardActions from "@mui/material/CardActions";
 import CardContent from "@mui/material/CardContent";
 import Chip from "@mui/material/Chip";
+import { useConnectionChannel } from "../../cloud";
 import CircularProgress from "@mui/material/CircularProgress";
 import IconButton from "@mui/material/IconButton";
 import Tooltip from "@mui/material/Tooltip";
@@ -60,6 +61,7 @@ interface ConnectionCardProps {
 
 export function ConnectionCard({ connection: w, busy, onAction, onShowQr, onEdit, onDelete }: ConnectionCardProps) {
   const { t, i18n } = useTranslation();
+  const channel = useConnectionChannel(w);
   const color = STATUS_COLOR[w.status];
   const when = new Date(w.updatedAt).toLocaleString(i18n.language, { dateStyle: "short", timeStyle: "short" });
   const reason =
@@ -118,7 +120,21 @@ export function ConnectionCard({ connection: w, busy, onAction, onShowQr, onEdit
             <Chip size="small" color={color} label={t(`connections.status.${w.status}`)} data-testid="connection-status" />
             {w.isDefault && <Chip size="small" variant="outlined" color="primary" label={t("connections.default")} />}
             {w.type === "simulator" && <Chip size="small" variant="outlined" label={t("connections.simulator")} />}
+            {channel.label && (
+              <Chip
+                size="small"
+                variant="outlined"
+                color={w.type === "cloud" ? "secondary" : "default"}
+                label={channel.label}
+                data-testid="connection-channel"
+              />
+            )}
           </Box>
+          {channel.limits && (
+            <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 0.5 }} data-testid="connection-limits">
+              {channel.limits}
+            </Typography>
+          )}
           {reason && (
             <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 0.5 }} noWrap title={reason}>
               {reason}

@@ -8,7 +8,8 @@ import { showSaveError } from "../../../lib/forms";
 import { toastError, toastSuccess } from "../../../lib/toast";
 import { localizedResolver, validationText } from "../../../lib/validation";
 import { type TypebotInput, useSaveConnection, useSaveTypebot } from "../api/connections";
-import { connectionForm, type Output, toValues, typebotChanged, typebotIncomplete, type Values } from "./connection-form";
+import { cloudBody, connectionForm, type Output, toValues, typebotChanged, typebotIncomplete, type Values } from "./connection-form";
+import { CloudSection } from "./sections/CloudSection";
 import { ApiTokenSection } from "./sections/ApiTokenSection";
 import { CallsSection } from "./sections/CallsSection";
 import { GeneralSection } from "./sections/GeneralSection";
@@ -51,12 +52,16 @@ export function ConnectionDialog({
   }, [open, connection, reset]);
 
   const bot = useWatch({ control, name: "typebot" });
+  const type = useWatch({ control, name: "type" });
   const incomplete = typebotIncomplete(bot);
 
-  const onSubmit = handleSubmit(async ({ typebot, ...values }) => {
+  const onSubmit = handleSubmit(async ({ typebot, cloud, ...values }) => {
     let saved: Whatsapp;
     try {
-      saved = await save.mutateAsync({ id: current?.id, body: values });
+      saved = await save.mutateAsync({
+        id: current?.id,
+        body: { ...values, ...(values.type === "cloud" && cloud && { cloud: cloudBody(cloud) }) },
+      });
     } catch (err) {
       showSaveError(err, setError);
       if (err instanceof ApiError && err.code === "ERR_WAPP_GREETING_REQUIRED")
@@ -108,6 +113,7 @@ export function ConnectionDialog({
       title={current ? t("connections.form.editTitle") : t("connections.form.addTitle")}
     >
       <GeneralSection form={form} current={current} showSimulator={showSimulator} />
+      {type === "cloud" && <CloudSection form={form} current={current} />}
       <MessagesSection form={form} />
       <CallsSection form={form} />
       <HealthSection form={form} current={current} />

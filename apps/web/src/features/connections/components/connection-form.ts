@@ -6,7 +6,18 @@ import { z } from "zod";
  * The form: the connection's fields (contract rules: name 2–50 …) and its bot settings. The API
  * token is not a field: it is write-only, made by 'Gerar novo token' and shown once.
  */
-export const connectionForm = whatsappBody.omit({ token: true }).extend({
+export const connectionForm = whatsappBody.omit({ token: true, channel: true }).extend({
+  /** the Cloud API fields (checked by the server when the connection is a Cloud one); defaultTemplate as "name|language" */
+  cloud: z
+    .object({
+      phoneNumberId: z.string().trim().max(30, MSG.tooLong),
+      businessAccountId: z.string().trim().max(30, MSG.tooLong),
+      accessToken: z.string().trim().max(1000, MSG.tooLong),
+      appSecret: z.string().trim().max(200, MSG.tooLong),
+      verifyToken: z.string().trim().max(200, MSG.tooLong),
+      defaultTemplate: z.string(),
+    })
+    .optional(),
   dailyCap: z.coerce.number<string | number>().int().min(1).max(100_000).optional(),
   typebot: z.object({
     enabled: z.boolean(),
@@ -38,6 +49,14 @@ export const toValues = (w?: Whatsapp | null): Values => ({
   backupWhatsappId: w?.backupWhatsappId ?? null,
   dailyCap: w?.dailyCap ?? DEFAULT_DAILY_CAP,
   warmupEnabled: w?.warmupEnabled ?? true,
+  cloud: {
+    phoneNumberId: w?.cloud?.phoneNumberId ?? "",
+    businessAccountId: w?.cloud?.businessAccountId ?? "",
+    accessToken: "",
+    appSecret: "",
+    verifyToken: w?.cloud?.verifyToken ?? newVerifyToken(),
+    defaultTemplate: w?.cloud?.defaultTemplate ? `${w.cloud.defaultTemplate.name}|${w.cloud.defaultTemplate.language}` : "",
+  },
   typebot: {
     enabled: w?.typebot.enabled ?? false,
     baseUrl: w?.typebot.baseUrl ?? "",
@@ -68,4 +87,24 @@ export function typebotChanged(b: Output["typebot"], stored?: Whatsapp["typebot"
     b.unknownMessage !== before.unknownMessage ||
     b.delayMs !== before.delayMs
   );
+}
+
+/** A random verify token for Meta's webhook verification. */
+export function newVerifyToken(): string {
+  const bytes = new Uint8Array(18);
+  crypto.getRandomValues(bytes);
+  return `balcao-${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/** The Cloud fields as POST/PUT /whatsapp takes them (secrets left blank are kept by the server). */
+export function cloudBody(c: NonNullable<Output["cloud"]>) {
+  const [name, language] = c.defaultTemplate.split("|");
+  return {
+    phoneNumberId: c.phoneNumberId,
+    businessAccountId: c.businessAccountId,
+    verifyToken: c.verifyToken,
+    ...(c.accessToken && { accessToken: c.accessToken }),
+    ...(c.appSecret && { appSecret: c.appSecret }),
+    defaultTemplate: name && language ? { name, language } : null,
+  };
 }

@@ -1,7 +1,12 @@
 import type { Whatsapp } from "@balcao/contract";
 import Box from "@mui/material/Box";
 import FormHelperText from "@mui/material/FormHelperText";
-import MenuItem from "@mui/material/MenuItem";
+import FormControl from "@mui/material/FormControl";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import FormLabel from "@mui/material/FormLabel";
+import Radio from "@mui/material/Radio";
+import RadioGroup from "@mui/material/RadioGroup";
+import Typography from "@mui/material/Typography";
 import TextField from "@mui/material/TextField";
 import { Controller, useFormState } from "react-hook-form";
 import { useTranslation } from "react-i18next";
@@ -29,24 +34,35 @@ export function GeneralSection({
         error={Boolean(errors.name)}
         helperText={errors.name?.message}
       />
-      {(showSimulator || current) && (
-        <Controller
-          control={control}
-          name="type"
-          render={({ field }) => (
-            <TextField
-              select
-              label={t("connections.form.type")}
-              {...field}
-              value={field.value ?? "baileys"}
-              helperText={current ? t("connections.form.typeChangeHelp") : undefined}
-            >
-              <MenuItem value="baileys">{t("connections.form.types.baileys")}</MenuItem>
-              {showSimulator && <MenuItem value="simulator">{t("connections.form.types.simulator")}</MenuItem>}
-            </TextField>
-          )}
-        />
-      )}
+      <Controller
+        control={control}
+        name="type"
+        render={({ field }) => (
+          <FormControl>
+            <FormLabel id="connection-channel">{t("cloud.channelQuestion")}</FormLabel>
+            <RadioGroup aria-labelledby="connection-channel" {...field} value={field.value ?? "baileys"}>
+              {(["baileys", "cloud", ...(showSimulator ? ["simulator"] : [])] as const).map((v) => (
+                <FormControlLabel
+                  key={v}
+                  value={v}
+                  control={<Radio />}
+                  label={
+                    <Box sx={{ py: 0.5 }}>
+                      <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                        {t(`cloud.channels.${v}`)}
+                      </Typography>
+                      <Typography variant="caption" color="text.secondary">
+                        {t(`cloud.channelHelp.${v}`)}
+                      </Typography>
+                    </Box>
+                  }
+                />
+              ))}
+            </RadioGroup>
+            {current && <FormHelperText>{t("connections.form.typeChangeHelp")}</FormHelperText>}
+          </FormControl>
+        )}
+      />
       <Box>
         <SwitchField control={control} name="isDefault" label={t("connections.form.isDefault")} />
         <FormHelperText sx={{ mt: -0.5 }}>
