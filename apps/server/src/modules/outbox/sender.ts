@@ -322,7 +322,7 @@ export class OutboxSender {
           update outbox set lease_until = null, attempts = ${row.attempts - 1}, next_attempt_at = ${new Date(err.retryAt).toISOString()}::timestamptz,
             last_error = ${err.reason.slice(0, 500)}
           where id = ${row.id}`);
-        return;
+        return false;
       }
       const reason = err instanceof ChannelSendError ? err.reason : err instanceof Error ? err.message : String(err);
       // a session that dropped mid-send does not use up the message's attempts: it waits for the reconnect
