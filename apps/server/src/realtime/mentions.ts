@@ -5,6 +5,7 @@ import { ROOM, type RealtimeServer } from "./server.js";
  * heard on every process, each emitting to its own sockets (like realtime/server.ts). */
 export function registerMentionRealtime(ctx: AppContext, io: RealtimeServer) {
   ctx.events.onEverywhere("note.mentioned", ({ userIds, ticketId, messageId, byUserId, byName, body }) => {
-    for (const id of userIds) io.local.to(ROOM.user(id)).emit("mention", { ticketId, messageId, byUserId, byName, body: body.slice(0, 300) });
+    for (const id of userIds)
+      io.local.to(ROOM.user(id)).emit("mention", { ticketId, messageId, byUserId, byName, body: body.slice(0, 300) });
   });
 }
