@@ -267,4 +267,32 @@ describe("bot steps after a crash", () => {
     }, "the second job done");
     expect((await phoneOf(sim, num)).filter((m) => m.fromMe)).toHaveLength(answered);
   });
+
+  it("a message no bot can answer (its ticket is with an agent) is stored without a safety-net job; one a bot answers gets it", async () => {
+    const num = "5511966600078";
+    await customerSays(t, sim, num, "oi");
+    await t.sender.idle();
+    const jobsWritten: string[] = [];
+    const off = t.ctx.database.onQuery((q, params) => {
+      if (/insert into jobs/i.test(q) && params.includes("bots.inbound")) jobsWritten.push(q);
+    });
+    try {
+      // the menu waits for a choice: a bot may answer, the job goes with the message
+      await customerSays(t, sim, num, "bom dia");
+      expect(jobsWritten).toHaveLength(1);
+      // an agent takes the ticket: no bot answers there any more, the message goes alone
+      const { rows } = await t.ctx.db.execute<{ id: number }>(
+        sql`select t.id from tickets t join contacts c on c.id = t.contact_id where c.number = ${num} and t.status <> 'closed'`,
+      );
+      expect((await api(t, agent.token, "PUT", `/tickets/${rows[0].id}`, { status: "open", userId: agent.id })).status).toBe(200);
+      await customerSays(t, sim, num, "alguém aí?");
+      expect(jobsWritten).toHaveLength(1);
+      const { rows: stored } = await t.ctx.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from messages where ticket_id = ${rows[0].id} and body = 'alguém aí?'`,
+      );
+      expect(stored[0].n).toBe(1);
+    } finally {
+      off();
+    }
+  });
 });

@@ -3,7 +3,14 @@ import { type ConnectionInfo, connectionInfo } from "../connections/service.js";
 import { getSettingValues } from "../settings/service.js";
 
 const CACHE_MS = 10_000;
-const SETTINGS = ["CheckMsgIsGroup", "timeCreateNewTicket", "msgMediaUnavailable", "msgVoiceCall", "msgVideoCall"] as const;
+const SETTINGS = [
+  "CheckMsgIsGroup",
+  "timeCreateNewTicket",
+  "msgMediaUnavailable",
+  "msgVoiceCall",
+  "msgVideoCall",
+  "disparoOptOutWords",
+] as const;
 export type InboundSettings = Record<(typeof SETTINGS)[number], string>;
 
 export interface InboundConfig {
@@ -11,7 +18,10 @@ export interface InboundConfig {
   settings(): Promise<InboundSettings>;
 }
 
-/** What every channel event reads (its connection, a few settings), cached briefly and dropped when an admin changes it. */
+/**
+ * What every channel event reads (its connection, a few settings), cached briefly and dropped when an admin changes it.
+ * The bots read the same (their own instance): a customer message asks the database nothing it asked a moment ago.
+ */
 export function createInboundConfig(ctx: AppContext): InboundConfig {
   const connCache = new Map<number, { at: number; info: ConnectionInfo | undefined }>();
   let settingsCache: { at: number; values: InboundSettings } | undefined;
