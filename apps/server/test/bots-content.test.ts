@@ -284,7 +284,7 @@ describe("bot steps after a crash", () => {
       const { rows } = await t.ctx.db.execute<{ id: number }>(
         sql`select t.id from tickets t join contacts c on c.id = t.contact_id where c.number = ${num} and t.status <> 'closed'`,
       );
-      expect((await api(t, agent.token, "PUT", `/tickets/${rows[0].id}`, { status: "open", userId: agent.id })).status).toBe(200);
+      expect((await api(t, t.adminToken, "PUT", `/tickets/${rows[0].id}`, { status: "open", userId: agent.id })).status).toBe(200);
       await customerSays(t, sim, num, "alguém aí?");
       expect(jobsWritten).toHaveLength(1);
       const { rows: stored } = await t.ctx.db.execute<{ n: number }>(
