@@ -96,8 +96,8 @@ for (let a = 0; a < AGENTS; a++) {
 type Kind = "GET /tickets" | "GET /messages/{id}" | "POST /messages/{id}" | "PUT /tickets/{id}" | "GET /metrics" | "customer → stored";
 let samples = new Map<Kind, number[]>();
 const record = (k: Kind, ms: number) => {
-  let list = samples.get(k);
-  if (!list) samples.set(k, (list = []));
+  const list = samples.get(k) ?? [];
+  if (!list.length) samples.set(k, list);
   list.push(ms);
 };
 async function timed<T>(k: Kind, f: () => Promise<T>): Promise<T | undefined> {

@@ -272,23 +272,25 @@ describe("bot steps after a crash", () => {
     const num = "5511966600078";
     await customerSays(t, sim, num, "oi");
     await t.sender.idle();
-    const jobsWritten: string[] = [];
+    const { rows } = await t.ctx.db.execute<{ id: number }>(
+      sql`select t.id from tickets t join contacts c on c.id = t.contact_id where c.number = ${num} and t.status <> 'closed'`,
+    );
+    const ticketId = Number(rows[0].id);
+    // the safety-net jobs stored with this ticket's messages (other tests' conversations may still be running)
+    const jobsWritten: unknown[][] = [];
     const off = t.ctx.database.onQuery((q, params) => {
-      if (/insert into jobs/i.test(q) && params.includes("bots.inbound")) jobsWritten.push(q);
+      if (/insert into jobs/i.test(q) && params.includes("bots.inbound") && params.includes(ticketId)) jobsWritten.push(params);
     });
     try {
       // the menu waits for a choice: a bot may answer, the job goes with the message
       await customerSays(t, sim, num, "bom dia");
       expect(jobsWritten).toHaveLength(1);
       // an agent takes the ticket: no bot answers there any more, the message goes alone
-      const { rows } = await t.ctx.db.execute<{ id: number }>(
-        sql`select t.id from tickets t join contacts c on c.id = t.contact_id where c.number = ${num} and t.status <> 'closed'`,
-      );
-      expect((await api(t, t.adminToken, "PUT", `/tickets/${rows[0].id}`, { status: "open", userId: agent.id })).status).toBe(200);
+      expect((await api(t, t.adminToken, "PUT", `/tickets/${ticketId}`, { status: "open", userId: agent.id })).status).toBe(200);
       await customerSays(t, sim, num, "alguém aí?");
       expect(jobsWritten).toHaveLength(1);
       const { rows: stored } = await t.ctx.db.execute<{ n: number }>(
-        sql`select count(*)::int as n from messages where ticket_id = ${rows[0].id} and body = 'alguém aí?'`,
+        sql`select count(*)::int as n from messages where ticket_id = ${ticketId} and body = 'alguém aí?'`,
       );
       expect(stored[0].n).toBe(1);
     } finally {

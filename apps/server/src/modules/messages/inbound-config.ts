@@ -23,8 +23,9 @@ export interface InboundConfig {
  * The bots read the same (their own instance): a customer message asks the database nothing it asked a moment ago.
  */
 export function createInboundConfig(ctx: AppContext): InboundConfig {
-  const connCache = new Map<number, { at: number; info: ConnectionInfo | undefined }>();
-  let settingsCache: { at: number; values: InboundSettings } | undefined;
+  // promises, so the messages that find the cache expired together wait for one read instead of each reading
+  const connCache = new Map<number, { at: number; info: Promise<ConnectionInfo | undefined> }>();
+  let settingsCache: { at: number; values: Promise<InboundSettings> } | undefined;
   const dropConnections = () => connCache.clear();
   ctx.events.on("whatsapp.saved", dropConnections);
   ctx.events.on("whatsapp.deleted", dropConnections);
@@ -37,14 +38,19 @@ export function createInboundConfig(ctx: AppContext): InboundConfig {
     async connection(id) {
       const hit = connCache.get(id);
       if (hit && Date.now() - hit.at < CACHE_MS) return hit.info;
-      const info = await connectionInfo(ctx.db, id);
+      const info = connectionInfo(ctx.db, id);
       connCache.set(id, { at: Date.now(), info });
+      info.catch(() => connCache.delete(id));
       return info;
     },
     async settings() {
       if (settingsCache && Date.now() - settingsCache.at < CACHE_MS) return settingsCache.values;
-      const values = await getSettingValues(ctx.db, SETTINGS);
-      settingsCache = { at: Date.now(), values };
+      const values = getSettingValues(ctx.db, SETTINGS);
+      const entry = { at: Date.now(), values };
+      settingsCache = entry;
+      values.catch(() => {
+        if (settingsCache === entry) settingsCache = undefined;
+      });
       return values;
     },
   };

@@ -17,14 +17,22 @@ type ChatEntryRow = typeof chatEntries.$inferSelect;
 export function chatEntryStep(deps: BotDeps): BotStep & { mayAnswer(message: { body: string; mediaType: string }): Promise<boolean> } {
   const { ctx } = deps.conv;
   // the chat entries, read again after a change (or 10 s, for other processes' changes)
-  let cached: { at: number; rows: ChatEntryRow[] } | undefined;
+  let cached: { at: number; rows: Promise<ChatEntryRow[]> } | undefined;
   ctx.events.on("chatbot.changed", () => {
     cached = undefined;
   });
   const entries = async () => {
     if (cached && Date.now() - cached.at < 10_000) return cached.rows;
-    const rows = await ctx.db.select().from(chatEntries);
-    cached = { at: Date.now(), rows };
+    // one read for the messages that find the cache expired together
+    const rows = ctx.db
+      .select()
+      .from(chatEntries)
+      .then((r) => r);
+    const entry = { at: Date.now(), rows };
+    cached = entry;
+    rows.catch(() => {
+      if (cached === entry) cached = undefined;
+    });
     return rows;
   };
   const step = async (input: Parameters<BotStep>[0]) => {
