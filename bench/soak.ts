@@ -209,7 +209,7 @@ const kinds: Kind[] = [
   "PUT /tickets/{id}",
   "GET /metrics",
 ];
-const header = `| minute | RSS MiB | heap MiB | ${kinds.map((k) => `${k} n · p50 / p99 ms`).join(" | ")} | customer msgs sent | lost | stored twice | replies on the phone twice | disparo rows done | schedules sent |`;
+const header = `| minute | RSS MiB | heap MiB | ${kinds.map((k) => `${k} n · p50 / p99 ms`).join(" | ")} | customer msgs sent | not stored 30 s after sending | stored twice | replies on the phone twice | disparo rows done | schedules sent |`;
 const rows: string[] = [header, `|${"---:|".repeat(kinds.length + 9)}`];
 const series: { minute: number; rss: number; p99: Record<string, number> }[] = [];
 console.log(
@@ -248,6 +248,13 @@ while (running()) {
   samples = new Map();
 }
 await Promise.all([customers, ...agentLoops, dashboard, schedules]);
+// lost: what is still not stored once the load stopped and the backlog had 2 minutes to drain
+for (let i = 0; i < 120 && [...sentAt.keys()].some((id) => !stored.has(id)); i++) await sleep(1000);
+const lostAtEnd = [...sentAt.keys()].filter((id) => !stored.has(id)).length;
+const twiceAtEnd = [...stored.values()].filter((n) => n > 1).length;
+const summary = `customer messages: ${sentAt.size} sent, ${lostAtEnd} lost (not stored 2 min after the load stopped), ${twiceAtEnd} stored twice`;
+console.log(summary);
+rows.push("", summary);
 
 // the plot: RSS (left axis) and the p99 of each kind (right axis) per interval
 function svg(): string {
