@@ -216,9 +216,7 @@ console.log(
   `\n## Soak — ${MINUTES} min, PostgreSQL, ${AGENTS} agents, 3 numbers, ${RATE} customer messages/s, disparo + schedules + dashboard\n`,
 );
 console.log(header);
-let interval = 0;
 while (running()) {
-  interval++;
   await sleep(Math.min(INTERVAL_MIN * 60_000, Math.max(0, endAt - performance.now())));
   const minute = Math.round((performance.now() - started) / 6_000) / 10;
   const now = performance.now();
@@ -275,6 +273,7 @@ function svg(): string {
     `<polyline fill="none" stroke="${color}" stroke-width="${width}" points="${pts.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ")}"/>`;
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">`,
+    `<title>Soak: RSS and p99 per request kind</title>`,
     `<rect width="${W}" height="${H}" fill="white"/>`,
     `<text x="${L}" y="18">Soak (${MINUTES} min): RSS (black, left axis, MiB) and p99 per request kind (right axis, ms)</text>`,
     `<line x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}" stroke="#999"/><line x1="${L}" y1="${T}" x2="${L}" y2="${H - B}" stroke="#999"/>`,
