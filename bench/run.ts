@@ -188,6 +188,15 @@ async function inbound(journaled: boolean) {
     }));
     const latencies: number[] = [];
     let next = 0;
+    // every statement the server sends while the load runs (its kind: the first words), to find where a message goes
+    const kinds = new Map<string, number>();
+    let statements = 0;
+    const off = env.database.onQuery((q) => {
+      statements++;
+      const kind = q.replace(/\s+/g, " ").trim().slice(0, 70);
+      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+    });
+    const cpu0 = process.cpuUsage();
     const started = performance.now();
     await Promise.all(
       Array.from({ length: IN_FLIGHT }, async () => {
@@ -203,12 +212,20 @@ async function inbound(journaled: boolean) {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    off();
     socket.disconnect();
     const counts = await env.app.ctx.db.execute<{ messages: number; tickets: number }>(
       sql.raw("select (select count(*)::int from messages) as messages, (select count(*)::int from tickets) as tickets"),
     );
     console.log(`stored: ${counts.rows[0].messages} messages on ${counts.rows[0].tickets} tickets in ${seconds.toFixed(1)} s`);
     console.log(`channel event → committed + socket emit received: ${fmt(summarize(latencies, seconds))}`);
+    console.log(
+      `statements per message (Drizzle's, transactions' begin/commit included): ${(statements / MESSAGES).toFixed(2)}; this process's CPU (server + load): ${((cpu.user + cpu.system) / 1000 / MESSAGES).toFixed(2)} ms per message`,
+    );
+    if (process.env.BENCH_STATEMENTS)
+      for (const [kind, n] of [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 20))
+        console.log(`  ${(n / MESSAGES).toFixed(2).padStart(6)}  ${kind}`);
   } finally {
     await env.done();
   }
@@ -859,8 +876,9 @@ async function repliesBench() {
 
 const which = process.argv[2];
 if (!which || which === "inbound") {
+  // BENCH_JOURNAL=only: the journaled run alone (profiles)
   await inbound(true);
-  await inbound(false);
+  if (process.env.BENCH_JOURNAL !== "only") await inbound(false);
 }
 if (!which || which === "outbound") await outbound();
 if (!which || which === "lists") await lists();

@@ -17,7 +17,7 @@ import { errSerializer, registerRequestLog, reqSerializer } from "./http/log.js"
 import { registerInputCleaning } from "./http/input.js";
 import { findWebDist, registerWebApp } from "./http/static.js";
 import type { ChannelType } from "@balcao/contract";
-import { createBaileysChannel } from "./channels/baileys/index.js";
+import { createLazyBaileysChannel } from "./channels/baileys/lazy.js";
 import type { ChannelFactory } from "./channels/channel.js";
 import { ChannelManager, SESSION_CALLS } from "./channels/manager.js";
 import { SimulatorHub } from "./channels/simulator/session.js";
@@ -249,7 +249,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   const simulator = new SimulatorHub(createSimulatorStore(database.db, config.dataDir), { ackDelayMs: opts.simulatorAckDelayMs });
   channels.register("simulator", simulator.factory);
-  channels.register("baileys", (deps) => createBaileysChannel(deps));
+  channels.register("baileys", (deps) => createLazyBaileysChannel(deps));
   // the WhatsApp Cloud API (Meta): Graph calls out, the webhook (modules/cloud) in
   const cloud = new CloudHub({
     graphUrl: config.WHATSAPP_GRAPH_URL,

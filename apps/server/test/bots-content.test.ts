@@ -267,4 +267,36 @@ describe("bot steps after a crash", () => {
     }, "the second job done");
     expect((await phoneOf(sim, num)).filter((m) => m.fromMe)).toHaveLength(answered);
   });
+
+  it("a message no bot can answer (its ticket is with an agent) is stored without a safety-net job; one a bot answers gets it", async () => {
+    const num = "5511966600078";
+    await customerSays(t, sim, num, "oi");
+    await t.sender.idle();
+    const { rows } = await t.ctx.db.execute<{ id: number }>(
+      sql`select m.ticket_id as id from messages m join contacts c on c.id = m.contact_id where c.number = ${num} order by m.id desc limit 1`,
+    );
+    const ticketId = Number(rows[0].id);
+    // the safety-net jobs stored with this ticket's messages (other tests' conversations may still be running)
+    const jobsWritten: unknown[][] = [];
+    const off = t.ctx.database.onQuery((q, params) => {
+      const at = params.indexOf("bots.inbound");
+      // the job's payload carries the ticket: the parameter after its name
+      if (/insert into jobs/i.test(q) && at >= 0 && Number(params[at + 1]) === ticketId) jobsWritten.push(params);
+    });
+    try {
+      // the menu waits for a choice: a bot may answer, the job goes with the message
+      await customerSays(t, sim, num, "bom dia");
+      expect(jobsWritten).toHaveLength(1);
+      // an agent takes the ticket: no bot answers there any more, the message goes alone
+      expect((await api(t, t.adminToken, "PUT", `/tickets/${ticketId}`, { status: "open", userId: agent.id })).status).toBe(200);
+      await customerSays(t, sim, num, "alguém aí?");
+      expect(jobsWritten).toHaveLength(1);
+      const { rows: stored } = await t.ctx.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from messages where ticket_id = ${ticketId} and body = 'alguém aí?'`,
+      );
+      expect(stored[0].n).toBe(1);
+    } finally {
+      off();
+    }
+  });
 });

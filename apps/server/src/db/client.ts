@@ -1,10 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
@@ -125,6 +121,13 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   }
   const dir = opts.dataDir ?? "memory://";
   if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
+  // the embedded engine is loaded only when used (a server on DATABASE_URL never loads it)
+  const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite/contrib/pg_trgm"),
+    import("drizzle-orm/pglite"),
+    import("drizzle-orm/pglite/migrator"),
+  ]);
   const client = await PGlite.create(dir, { extensions: { pg_trgm }, ...(opts.template && { loadDataDir: opts.template }) });
   const db = drizzlePglite({ client, schema, logger }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder: migrationsFolder() });

@@ -3,6 +3,7 @@ import type { Clock } from "../../lib/pace.js";
 import type { BillingRegistry } from "../billing/registry.js";
 import type { ConnectionInfo } from "../connections/service.js";
 import type { DisparoDeps } from "../disparos/service.js";
+import type { InboundConfig } from "../messages/inbound-config.js";
 import type { ConvDeps } from "../outbox/deps.js";
 import type { BotState } from "./state.js";
 
@@ -19,6 +20,8 @@ export interface BotDeps {
   enqueueJob(name: string, payload: unknown, opts: { maxAttempts: number }): Promise<unknown>;
   /** the configured billing system, for the self-service step (absent: no self-service) */
   billing?: BillingRegistry;
+  /** the connection and the opt-out words, cached briefly (dropped when an admin changes them) */
+  config: InboundConfig;
 }
 
 /** What a step sees of a customer's message: the message, its ticket, and (read once, when a step asks) the bot state and the connection. */

@@ -2,6 +2,7 @@ import type { Clock } from "../../lib/pace.js";
 import type { BillingRegistry } from "../billing/registry.js";
 import type { DisparoDeps } from "../disparos/service.js";
 import { BOTS_INBOUND_JOB, type MessageBuilderHooks } from "../messages/inbound.js";
+import { createInboundConfig } from "../messages/inbound-config.js";
 import type { ModuleHost } from "../module.js";
 import type { BotDeps } from "./deps.js";
 import {
@@ -27,10 +28,11 @@ export function register(host: ModuleHost, o: { clock: Clock; disparos: DisparoD
     disparos: o.disparos,
     enqueueJob: (name, payload, opts) => jobs.enqueue(name, payload, opts),
     billing: o.billing,
+    config: createInboundConfig(host.ctx),
   };
   jobs.register<{ ticketId: number; messageId: number }>(TYPEBOT_JOB, (p, job) => runTypebotTurn(deps, p, job));
   jobs.register<{ ticketId: number; messageId: number | null }>(SELF_SERVICE_JOB, (p, job) => runSelfServiceJob(deps, p, job));
-  const afterMessage = createBotSteps(deps);
+  const { afterMessage, plan } = createBotSteps(deps);
   jobs.register<{ messageId: number; ticketId: number }>(BOTS_INBOUND_JOB, (p) => runMissedSteps(deps, afterMessage, p));
-  return { afterMessage, quiet: isOptOutAnswer };
+  return { afterMessage, plan, quiet: isOptOutAnswer };
 }

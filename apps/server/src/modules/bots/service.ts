@@ -1,7 +1,8 @@
 import type { Message, Ticket } from "@balcao/contract";
 import { eq, sql } from "drizzle-orm";
 import { messages } from "../../db/schema/index.js";
-import { type ConnectionInfo, connectionInfo } from "../connections/service.js";
+import type { ConnectionInfo } from "../connections/service.js";
+import type { BotPlan } from "../messages/inbound.js";
 import { loadMessage } from "../messages/queries.js";
 import { findTicket } from "../tickets/queries.js";
 import { type BotDeps, type BotStep, SELF_SERVICE_JOB, type StepInput, TYPEBOT_JOB } from "./deps.js";
@@ -9,7 +10,7 @@ import { type BotState, botState, pauseBots } from "./state.js";
 import { chatEntryStep } from "./steps/chat-entries.js";
 import { incidentStep } from "./steps/incident.js";
 import { queueMenuStep } from "./steps/menu.js";
-import { optOutStep } from "./steps/opt-out.js";
+import { optOutCandidate, optOutStep } from "./steps/opt-out.js";
 import { selfServiceStep } from "./steps/self-service.js";
 import { typebotStep } from "./steps/typebot.js";
 
@@ -30,9 +31,8 @@ export { runTypebotTurn } from "./steps/typebot.js";
  * outbox.
  */
 
-/** 2. A paused ticket (a human wrote), an agent's ticket or a closed one: no bot answers there. */
-const humanTicket: BotStep = async ({ ticket, state }) =>
-  (await state())?.paused === true || ticket.userId !== null || ticket.status === "closed";
+/** Where a bot may answer a message, as the inbound builder sees it before the commit. */
+export type BotTicket = Pick<Ticket, "isGroup" | "userId" | "status" | "queueId" | "whatsappId">;
 
 /** Typebot and the menu serve tickets that have no queue yet: one in a queue waits for its agent. */
 const queuedTicket: BotStep = async ({ ticket }) => ticket.queueId !== null;
@@ -44,19 +44,42 @@ export function createBotSteps(deps: BotDeps) {
   ctx.events.on("message.created", async ({ message }) => {
     if (message.fromMe && (message.source === "agent" || message.source === "phone")) await pauseBots(ctx.db, message.ticketId);
   });
+  const candidate = optOutCandidate(deps);
+  const chatEntries = chatEntryStep(deps);
+
+  /**
+   * What may answer a customer message, from what is cached (no statement while cached), as a test of its ticket:
+   * an agent's or a closed ticket has no bot; one without a queue has the menu (and Typebot, the self-service
+   * "before"); one in a queue only a chat entry's shortcut or the self-service "after". Errs on "may" (the steps decide).
+   */
+  async function othersPlan(message: { body: string; mediaType: string }, whatsappId: number): Promise<(t: BotTicket) => boolean> {
+    const entry = await chatEntries.mayAnswer(message);
+    const after = !!deps.billing && (await deps.config.connection(whatsappId))?.selfService === "after";
+    return (t) => t.userId === null && t.status !== "closed" && t.whatsappId !== null && (t.queueId === null || entry || after);
+  }
+  const othersMayAnswer = async (message: { body: string; mediaType: string }, ticket: BotTicket) =>
+    ticket.whatsappId !== null && (await othersPlan(message, ticket.whatsappId))(ticket);
+
+  /** 2. A paused ticket (a human wrote), an agent's ticket or a closed one: no bot answers there (nor where none could). */
+  const humanTicket: BotStep = async ({ message, ticket, state }) =>
+    !(await othersMayAnswer(message, ticket)) || (await state())?.paused === true;
+
   const steps: BotStep[] = [
     incidentStep(deps),
-    optOutStep(deps),
+    optOutStep(deps, candidate),
     humanTicket,
-    chatEntryStep(deps),
+    chatEntries,
     selfServiceStep(deps),
     queuedTicket,
     typebotStep(deps),
     queueMenuStep(deps),
   ];
 
-  return async function afterMessage(message: Message, ticket: Ticket): Promise<void> {
-    if (message.fromMe || ticket.isGroup || message.mediaType === "call_log" || ticket.whatsappId === null) return;
+  const skipped = (message: { fromMe: boolean; mediaType: string }, ticket: BotTicket) =>
+    message.fromMe || ticket.isGroup || message.mediaType === "call_log" || ticket.whatsappId === null;
+
+  async function afterMessage(message: Message, ticket: Ticket): Promise<void> {
+    if (skipped(message, ticket) || ticket.whatsappId === null) return;
     const whatsappId = ticket.whatsappId;
     let state: Promise<BotState | undefined> | undefined;
     let conn: Promise<ConnectionInfo | undefined> | undefined;
@@ -64,10 +87,23 @@ export function createBotSteps(deps: BotDeps) {
       message,
       ticket,
       state: () => (state ??= botState(ctx.db, ticket.id)),
-      connection: () => (conn ??= connectionInfo(ctx.db, whatsappId)),
+      connection: () => (conn ??= deps.config.connection(whatsappId)),
     };
     for (const step of steps) if (await step(input)) return;
-  };
+  }
+
+  /**
+   * What the inbound builder asks before a customer message's transaction (no statement while the settings, the
+   * connection and the chat entries are cached): whether it may be an opt-out word, and whether any step may answer
+   * on its ticket once placed — the builder stores the steps' safety-net job only then.
+   */
+  async function plan(message: { body: string; mediaType: string; fromMe: boolean }, whatsappId: number): Promise<BotPlan> {
+    const optOut = !message.fromMe && (await candidate(message.body, message.mediaType));
+    const others = await othersPlan(message, whatsappId);
+    return { optOut, mayAnswer: (t) => !skipped(message, t) && (optOut || others(t)) };
+  }
+
+  return { afterMessage, plan };
 }
 
 /**

@@ -29,7 +29,7 @@ import { enqueueMessage } from "../outbox/enqueue.js";
 import type { ConvDeps, Queued } from "../outbox/deps.js";
 import { getSettingValue, getSettingValues, timeZoneOf } from "../settings/service.js";
 import { canSee, loadTicket, visibleTo } from "../tickets/queries.js";
-import { buildContractPdf, type PdfImages } from "./pdf.js";
+import type { PdfImages } from "./pdf.js";
 import { getTemplate, listTemplates } from "./templates.js";
 
 /**
@@ -261,6 +261,8 @@ export async function runGenerate(deps: ContractDeps, contractId: number): Promi
     fundo: await imageOfSetting(deps, s.mail_fundo_contrato),
     marcaAgua: await imageOfSetting(deps, s.mail_marca_agua),
   };
+  // pdf-lib (about 30 MiB) is loaded with the first contract, not at boot
+  const { buildContractPdf } = await import("./pdf.js");
   const pdf = await buildContractPdf({
     id: c.id,
     titulo: c.titulo,

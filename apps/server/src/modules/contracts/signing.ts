@@ -9,7 +9,6 @@ import { enqueueMessage } from "../outbox/enqueue.js";
 import type { Queued } from "../outbox/deps.js";
 import { getSettingValues } from "../settings/service.js";
 import { loadTicket } from "../tickets/queries.js";
-import { appendEvidencePage } from "./pdf.js";
 import {
   type ContractDeps,
   type ContractRow,
@@ -170,6 +169,8 @@ export async function acceptSigning(
   }
   const s = await getSettingValues(ctx.db, [...WITNESS_KEYS, "timezone", "msgConfirmacaoAssinatura"]);
   const signedAt = new Date(deps.clock.now());
+  // pdf-lib is loaded with the first contract, not at boot
+  const { appendEvidencePage } = await import("./pdf.js");
   const signed = await appendEvidencePage(original, {
     contractId: c.id,
     titulo: c.titulo,

@@ -3,7 +3,14 @@ import { type ConnectionInfo, connectionInfo } from "../connections/service.js";
 import { getSettingValues } from "../settings/service.js";
 
 const CACHE_MS = 10_000;
-const SETTINGS = ["CheckMsgIsGroup", "timeCreateNewTicket", "msgMediaUnavailable", "msgVoiceCall", "msgVideoCall"] as const;
+const SETTINGS = [
+  "CheckMsgIsGroup",
+  "timeCreateNewTicket",
+  "msgMediaUnavailable",
+  "msgVoiceCall",
+  "msgVideoCall",
+  "disparoOptOutWords",
+] as const;
 export type InboundSettings = Record<(typeof SETTINGS)[number], string>;
 
 export interface InboundConfig {
@@ -11,10 +18,14 @@ export interface InboundConfig {
   settings(): Promise<InboundSettings>;
 }
 
-/** What every channel event reads (its connection, a few settings), cached briefly and dropped when an admin changes it. */
+/**
+ * What every channel event reads (its connection, a few settings), cached briefly and dropped when an admin changes it.
+ * The bots read the same (their own instance): a customer message asks the database nothing it asked a moment ago.
+ */
 export function createInboundConfig(ctx: AppContext): InboundConfig {
-  const connCache = new Map<number, { at: number; info: ConnectionInfo | undefined }>();
-  let settingsCache: { at: number; values: InboundSettings } | undefined;
+  // promises, so the messages that find the cache expired together wait for one read instead of each reading
+  const connCache = new Map<number, { at: number; info: Promise<ConnectionInfo | undefined> }>();
+  let settingsCache: { at: number; values: Promise<InboundSettings> } | undefined;
   const dropConnections = () => connCache.clear();
   ctx.events.onEverywhere("whatsapp.saved", dropConnections);
   ctx.events.onEverywhere("whatsapp.deleted", dropConnections);
@@ -27,14 +38,19 @@ export function createInboundConfig(ctx: AppContext): InboundConfig {
     async connection(id) {
       const hit = connCache.get(id);
       if (hit && Date.now() - hit.at < CACHE_MS) return hit.info;
-      const info = await connectionInfo(ctx.db, id);
+      const info = connectionInfo(ctx.db, id);
       connCache.set(id, { at: Date.now(), info });
+      info.catch(() => connCache.delete(id));
       return info;
     },
     async settings() {
       if (settingsCache && Date.now() - settingsCache.at < CACHE_MS) return settingsCache.values;
-      const values = await getSettingValues(ctx.db, SETTINGS);
-      settingsCache = { at: Date.now(), values };
+      const values = getSettingValues(ctx.db, SETTINGS);
+      const entry = { at: Date.now(), values };
+      settingsCache = entry;
+      values.catch(() => {
+        if (settingsCache === entry) settingsCache = undefined;
+      });
       return values;
     },
   };

@@ -42,6 +42,8 @@ interface Stored {
   ticketChanged: boolean;
   created: boolean;
   newContacts: ContactRow[];
+  /** the bot steps' safety-net job was stored with the message */
+  botJob: boolean;
 }
 
 /** What runs once a message is stored and published: the bots (modules/bots). Its failures are logged, never undo the message. */
@@ -53,9 +55,21 @@ export type AfterMessage = (message: Message, ticket: Ticket) => Promise<void>;
  */
 export type QuietMessage = (tx: DbOrTx, contactId: number, body: string) => Promise<boolean>;
 
+/**
+ * What the bots may do with a customer message (modules/bots), read from their caches before the message's
+ * transaction (no statement while cached): whether it may be an opt-out word, and — once its ticket is placed —
+ * whether any bot may answer there. When none may, the message is stored without the bot steps' safety-net job.
+ */
+export interface BotPlan {
+  optOut: boolean;
+  mayAnswer(ticket: Pick<Ticket, "isGroup" | "userId" | "status" | "queueId" | "whatsappId">): boolean;
+}
+export type PlanBots = (message: { body: string; mediaType: string; fromMe: boolean }, whatsappId: number) => Promise<BotPlan>;
+
 export interface MessageBuilderHooks {
   afterMessage?: AfterMessage;
   quiet?: QuietMessage;
+  plan?: PlanBots;
 }
 
 /**
@@ -74,7 +88,7 @@ export function createMessageBuilder(
   config: InboundConfig,
   hooks: MessageBuilderHooks = {},
 ): ReceiveMessage {
-  const { afterMessage, quiet } = hooks;
+  const { afterMessage, quiet, plan } = hooks;
   const { ctx } = conv;
   const db = ctx.db;
   const pictures = createProfilePictures(conv);
@@ -99,11 +113,14 @@ export function createMessageBuilder(
       }
     }
     const reopenSeconds = Number(s.timeCreateNewTicket) || 0;
+    const mediaType = stored?.mediaType && msg.mediaType !== "sticker" ? stored.mediaType : msg.mediaType;
+    // before the transaction: the bots' caches may need the pool, and a transaction waiting for the pool never ends
+    const bots = plan && afterMessage && !msg.fromMe ? await plan({ body, mediaType, fromMe: msg.fromMe }, conn.id) : undefined;
 
     let result: Stored | undefined;
     for (let attempt = 0; !result; attempt++) {
       try {
-        result = await db.transaction((tx) => store(tx, conn, msg, body, stored, reopenSeconds, journalId));
+        result = await db.transaction((tx) => store(tx, conn, msg, body, stored, mediaType, bots, reopenSeconds, journalId));
       } catch (err) {
         // a concurrent delivery stored it first
         if (err instanceof Duplicate || isUniqueViolation(err, "messages_wid_key")) {
@@ -132,7 +149,7 @@ export function createMessageBuilder(
           return false;
         },
       );
-      if (ran) await db.execute(sql`delete from jobs where singleton_key = ${`bots:msg:${message.id}`} and state = 'queued'`);
+      if (ran && r.botJob) await db.execute(sql`delete from jobs where singleton_key = ${`bots:msg:${message.id}`} and state = 'queued'`);
     }
   }
 
@@ -142,6 +159,8 @@ export function createMessageBuilder(
     msg: InboundMessage,
     body: string,
     stored: StoredMedia | undefined,
+    mediaType: string,
+    bots: BotPlan | undefined,
     reopenSeconds: number,
     journalId: number | undefined,
   ): Promise<Stored> {
@@ -161,7 +180,6 @@ export function createMessageBuilder(
           ).contact
         : contact;
 
-    const mediaType = stored?.mediaType && msg.mediaType !== "sticker" ? stored.mediaType : msg.mediaType;
     // routing, not a bot: a connection with one queue (and no Typebot, no self-service before the menu) puts its new conversations there at once
     const routesToSoleQueue =
       !msg.fromMe &&
@@ -178,7 +196,14 @@ export function createMessageBuilder(
       live,
       reopenSeconds,
       soleQueueId: routesToSoleQueue ? conn.queues[0].id : undefined,
-      quiet: !live && !msg.fromMe && !msg.chat.isGroup && mediaType === "chat" && !!quiet && (await quiet(tx, contact.id, body)),
+      quiet:
+        !live &&
+        !msg.fromMe &&
+        !msg.chat.isGroup &&
+        mediaType === "chat" &&
+        !!quiet &&
+        bots?.optOut !== false &&
+        (await quiet(tx, contact.id, body)),
     });
     const ticket = placed.ticket;
 
@@ -194,6 +219,18 @@ export function createMessageBuilder(
     const fileName = msg.media?.fileName ?? null;
     const mimetype = stored?.mimetype ?? msg.media?.mimetype ?? null;
     const contactId = msg.fromMe ? null : author.id;
+    // most messages of a conversation in a queue or with an agent have no bot to run: no safety-net job for them
+    const botJob =
+      !!afterMessage &&
+      !msg.fromMe &&
+      (!bots ||
+        bots.mayAnswer({
+          status: ticket.status,
+          userId: ticket.userId,
+          queueId: ticket.queueId,
+          isGroup: msg.chat.isGroup,
+          whatsappId: conn.id,
+        }));
     // the message and the ticket's preview and unread count in one statement
     const res = await tx.execute<StoredRow>(sql`
       with m as (
@@ -205,7 +242,7 @@ export function createMessageBuilder(
         on conflict do nothing
         returning id, created_at, updated_at
       )${doneStep(journal, journalId)}${
-        afterMessage && !msg.fromMe
+        botJob
           ? sql`, bj as (
         insert into jobs (name, payload, run_at, max_attempts, singleton_key)
         select ${BOTS_INBOUND_JOB}, json_build_object('messageId', m.id, 'ticketId', ${ticket.id}::int)::jsonb,
@@ -266,6 +303,7 @@ export function createMessageBuilder(
       ticketChanged: placed.changed,
       created: placed.created,
       newContacts,
+      botJob,
     };
   }
 

@@ -1,7 +1,7 @@
 import { registerOutboxFed } from "../../jobs/outbox-fed.js";
 import type { ModuleHost } from "../module.js";
 import { scheduleRoutes } from "./routes.js";
-import { cancelOnCustomerReply, type ScheduleDeps, scheduleWork } from "./service.js";
+import { anyWaitingForReply, cancelOnCustomerReply, type ScheduleDeps, scheduleWork } from "./service.js";
 
 /**
  * Schedules: one send job per schedule at its time (the outbox-fed life cycle); the outbox's
@@ -16,7 +16,18 @@ export function register(host: ModuleHost): void {
     { db: ctx.db, clock, wakeRunner: () => jobs.wake(), orphaned: host.orphanedJobs },
     scheduleWork(deps),
   );
-  ctx.events.on("message.created", (p) => cancelOnCustomerReply(deps, p.message, p.ticket));
+  // most customer messages find no schedule to cancel: the question "is any pending schedule waiting for a reply?" is
+  // answered once and asked again after any schedule changes (the event, from any process; 10 s at most, for a change the event missed)
+  let waiting: { at: number; any: Promise<boolean> } | undefined;
+  ctx.events.onEverywhere("schedule.changed", () => {
+    waiting = undefined;
+  });
+  ctx.events.on("message.created", async (p) => {
+    if (p.message.fromMe || p.ticket.isGroup) return;
+    if (!waiting || Date.now() - waiting.at > 10_000) waiting = { at: Date.now(), any: anyWaitingForReply(ctx.db) };
+    const any = await waiting.any.catch(() => true);
+    if (any) await cancelOnCustomerReply(deps, p.message, p.ticket);
+  });
   host.routes(scheduleRoutes(deps, host.guard));
   host.onStart(() => life.start());
 }

@@ -151,6 +151,14 @@ export async function deleteSchedule(deps: ScheduleDeps, user: SessionUser, id: 
   return { removed: outcome === "removed" };
 }
 
+/** Whether any pending schedule waits for a customer's reply (cancel-on-reply); most customer messages find none. */
+export async function anyWaitingForReply(db: DbOrTx): Promise<boolean> {
+  const { rows } = await db.execute<{ any: boolean }>(
+    sql`select exists (select 1 from schedules where status = 'pending' and cancel_on_reply) as any`,
+  );
+  return rows[0]?.any === true;
+}
+
 /**
  * Cancel-on-reply: the customer wrote, so the contact's pending schedules that asked for it are
  * moot. One small function of (message, ticket) — a bot step can call it the same way.

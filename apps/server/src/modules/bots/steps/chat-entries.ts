@@ -14,20 +14,28 @@ type ChatEntryRow = typeof chatEntries.$inferSelect;
  * menu is shown (once: not while a bot conversation or the menu waits for an answer); Typebot
  * starts with the next message.
  */
-export function chatEntryStep(deps: BotDeps): BotStep {
+export function chatEntryStep(deps: BotDeps): BotStep & { mayAnswer(message: { body: string; mediaType: string }): Promise<boolean> } {
   const { ctx } = deps.conv;
   // the chat entries, read again after a change on any process (or 10 s, for a missed event)
-  let cached: { at: number; rows: ChatEntryRow[] } | undefined;
+  let cached: { at: number; rows: Promise<ChatEntryRow[]> } | undefined;
   ctx.events.onEverywhere("chatbot.changed", () => {
     cached = undefined;
   });
   const entries = async () => {
     if (cached && Date.now() - cached.at < 10_000) return cached.rows;
-    const rows = await ctx.db.select().from(chatEntries);
-    cached = { at: Date.now(), rows };
+    // one read for the messages that find the cache expired together
+    const rows = ctx.db
+      .select()
+      .from(chatEntries)
+      .then((r) => r);
+    const entry = { at: Date.now(), rows };
+    cached = entry;
+    rows.catch(() => {
+      if (cached === entry) cached = undefined;
+    });
     return rows;
   };
-  return async (input) => {
+  const step = async (input: Parameters<BotStep>[0]) => {
     const { message, ticket } = input;
     if (message.mediaType !== "chat" || !(await answerEntry(deps, await entries(), message, ticket))) return false;
     const [state, conn] = [await input.state(), await input.connection()];
@@ -37,6 +45,13 @@ export function chatEntryStep(deps: BotDeps): BotStep {
     else if (!conn.typebot.enabled || state?.data.typebotOff) await menuStep(deps, ticket.id, "", conn);
     return true;
   };
+  /** whether an entry's shortcut is this text (no statement while the entries are cached) */
+  const mayAnswer = async (message: { body: string; mediaType: string }) => {
+    const key = looseKey(message.body);
+    if (message.mediaType !== "chat" || !key || message.body.length > 100) return false;
+    return (await entries()).some((e) => looseKey(e.shortcut) === key);
+  };
+  return Object.assign(step, { mayAnswer });
 }
 
 async function answerEntry(deps: BotDeps, rows: ChatEntryRow[], message: Message, ticket: Ticket): Promise<boolean> {

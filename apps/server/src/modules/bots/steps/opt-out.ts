@@ -4,11 +4,35 @@ import { handleOptOut, optOutKey } from "../../disparos/service.js";
 import { getSettingValues } from "../../settings/service.js";
 import type { BotDeps, BotStep } from "../deps.js";
 
+/**
+ * Whether a customer's text may be an opt-out word (the cached words; cheap, no statement): only such a message
+ * goes on to the opt-out step's database work.
+ */
+export function optOutCandidate(deps: BotDeps): (body: string, mediaType: string) => Promise<boolean> {
+  let words: { from: string; keys: Set<string> } | undefined;
+  return async (body, mediaType) => {
+    if (mediaType !== "chat" || body.length > 60) return false;
+    const key = optOutKey(body);
+    if (!key) return false;
+    const { disparoOptOutWords } = await deps.config.settings();
+    if (words?.from !== disparoOptOutWords)
+      words = {
+        from: disparoOptOutWords,
+        keys: new Set(
+          disparoOptOutWords
+            .split(/[,;\n]/)
+            .map(optOutKey)
+            .filter(Boolean),
+        ),
+      };
+    return words.keys.has(key);
+  };
+}
+
 /** 1. Opt-out words (disparos): the contact is marked and told once; nothing else answers. */
-export const optOutStep =
-  (deps: BotDeps): BotStep =>
-  ({ message, ticket }) =>
-    handleOptOut(deps.disparos, message, ticket);
+export const optOutStep = (deps: BotDeps, candidate: ReturnType<typeof optOutCandidate>): BotStep => {
+  return async ({ message, ticket }) => (await candidate(message.body, message.mediaType)) && handleOptOut(deps.disparos, message, ticket);
+};
 
 /**
  * Whether a customer's text is an opt-out answer (one of the opt-out words, the contact not marked
