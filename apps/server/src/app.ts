@@ -38,6 +38,7 @@ import { connectionRoutes } from "./modules/connections/routes.js";
 import { SessionOwnership } from "./modules/connections/ownership.js";
 import { disconnectSession, requestNewQr, startAllSessions, startSession } from "./modules/connections/service.js";
 import { SIM_CALL, simulatorCallHandler, simulatorRoutes } from "./modules/connections/simulator.routes.js";
+import { CLOUD_WEBHOOK_CALL, cloudWebhookCallHandler } from "./modules/cloud/service.js";
 import { createSimulatorStore } from "./modules/connections/simulator-store.js";
 import type { ConvDeps } from "./modules/outbox/deps.js";
 import { OutboxSender, type SenderOptions } from "./modules/outbox/sender.js";
@@ -358,7 +359,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // the audit log (reads, retention) and LGPD (a contact's export and erasure, media retention)
   audit.register(host);
   lgpd.register(host, { contractFiles: contractDeps.files });
-  cloudModule.register(host);
+  // several processes: a webhook that reaches a process without the number's session goes to its owner
+  cloudModule.register(host, ownership && ((id, m, a) => ownership.ask(id, m, a)));
   routes.push(messageApiRoutes(conv));
   if (config.simulatorEnabled)
     routes.push(simulatorRoutes(ctx, channels, simulator, guard, ownership && ((id, m, a) => ownership.ask(id, m, a))));
@@ -388,6 +390,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ownership.handle("conn.logout", (id) => disconnectSession(ctx, channels, id));
     ownership.handle("conn.stop", (id) => channels.stop(id));
     ownership.handle(SIM_CALL, simulatorCallHandler(channels, simulator));
+    ownership.handle(CLOUD_WEBHOOK_CALL, cloudWebhookCallHandler(channels));
     await ownership.start({
       start: (id) => startSession(ctx, channels, id),
       stop: (id) => channels.stop(id),

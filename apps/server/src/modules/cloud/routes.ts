@@ -13,7 +13,12 @@ import { WEBHOOK_PATH } from "./settings.js";
  * The Cloud API's routes: Meta's one webhook (public: the verify token and the signature are the
  * credentials), a connection's approved templates, a chat's 24 h window.
  */
-export function cloudRoutes(ctx: AppContext, channels: ChannelManager, guard: Guards): FastifyPluginAsyncZod {
+export function cloudRoutes(
+  ctx: AppContext,
+  channels: ChannelManager,
+  guard: Guards,
+  ask?: (whatsappId: number, method: string, args: unknown) => Promise<unknown>,
+): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ["cloud"];
     // the signature is over the bytes Meta sent: this plugin's JSON bodies stay raw
@@ -27,7 +32,7 @@ export function cloudRoutes(ctx: AppContext, channels: ChannelManager, guard: Gu
     app.post(WEBHOOK_PATH, { schema: { tags } }, async (req) => {
       const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
       if (!raw) throw new AppError("ERR_WEBHOOK_SIGNATURE", 401);
-      await service.receiveWebhook(ctx, channels, raw, req.headers["x-hub-signature-256"]);
+      await service.receiveWebhook(ctx, channels, raw, req.headers["x-hub-signature-256"], ask);
       return { ok: true };
     });
 

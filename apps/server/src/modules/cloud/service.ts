@@ -81,7 +81,28 @@ export function signatureValid(raw: Buffer, header: unknown, appSecret: string):
  * the answer (200) comes once all are kept. A change for a number we do not have is skipped; a
  * number whose session does not run in this process answers 503 (Meta delivers again).
  */
-export async function receiveWebhook(ctx: AppContext, channels: ChannelManager, raw: Buffer, signature: unknown): Promise<void> {
+/** Owner call (several processes): a webhook change received by a process that does not own the number's session. */
+export const CLOUD_WEBHOOK_CALL = "cloud.webhook";
+export function cloudWebhookCallHandler(channels: ChannelManager) {
+  return async (whatsappId: number, value: unknown): Promise<boolean> => {
+    const session = channels.get(whatsappId);
+    if (!(session instanceof CloudSession)) throw new AppError("ERR_WAPP_NOT_INITIALIZED", 503);
+    await session.handleWebhook(value as Parameters<CloudSession["handleWebhook"]>[0]);
+    return true;
+  };
+}
+
+/**
+ * Meta's webhook. Each change goes to its number's session: this process's, or (several processes) the
+ * owner's through `ask`; answered once it is journaled there. No session anywhere: 503, Meta redelivers.
+ */
+export async function receiveWebhook(
+  ctx: AppContext,
+  channels: ChannelManager,
+  raw: Buffer,
+  signature: unknown,
+  ask?: (whatsappId: number, method: string, args: unknown) => Promise<unknown>,
+): Promise<void> {
   let body: WebhookBody;
   try {
     body = JSON.parse(raw.toString("utf8")) as WebhookBody;
@@ -111,8 +132,9 @@ export async function receiveWebhook(ctx: AppContext, channels: ChannelManager, 
     const conn = byNumber.get(change.phoneNumberId);
     if (!conn) continue;
     const session = channels.get(conn.id);
-    if (!(session instanceof CloudSession)) throw new AppError("ERR_WAPP_NOT_INITIALIZED", 503);
-    await session.handleWebhook(change.value);
+    if (session instanceof CloudSession) await session.handleWebhook(change.value);
+    else if (ask) await ask(conn.id, CLOUD_WEBHOOK_CALL, change.value);
+    else throw new AppError("ERR_WAPP_NOT_INITIALIZED", 503);
   }
 }
 
