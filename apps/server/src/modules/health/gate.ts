@@ -18,10 +18,11 @@ export class HealthGate implements SendGate {
     private readonly ctx: AppContext,
     private readonly ttlMs = 5000,
   ) {
-    ctx.events.on("whatsapp.health", ({ whatsappId }) => this.cache.delete(whatsappId));
-    ctx.events.on("whatsapp.saved", ({ whatsapp }) => this.cache.delete(whatsapp.id));
-    ctx.events.on("whatsapp.deleted", ({ whatsappId }) => this.cache.delete(whatsappId));
-    ctx.events.on("setting.updated", ({ setting }) => {
+    // the cache is dropped by changes made on any process (the sender runs in the number's owner)
+    ctx.events.onEverywhere("whatsapp.health", ({ whatsappId }) => this.cache.delete(whatsappId));
+    ctx.events.onEverywhere("whatsapp.saved", ({ whatsapp }) => this.cache.delete(whatsapp.id));
+    ctx.events.onEverywhere("whatsapp.deleted", ({ whatsappId }) => this.cache.delete(whatsappId));
+    ctx.events.onEverywhere("setting.updated", ({ setting }) => {
       if (setting.key === "timezone") this.cache.clear();
     });
   }
