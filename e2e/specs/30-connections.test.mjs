@@ -143,8 +143,8 @@ test("create: a too-short name, the greeting rule with two queues, Typebot needs
 
   const name = unique("Matriz");
   await dialog.getByLabel("Nome").fill(name);
-  await dialog.getByRole("combobox", { name: "Tipo" }).click();
-  await page.getByRole("option", { name: "Simulador" }).click();
+  // the dialog asks first how the connection talks to WhatsApp (QR code, API oficial, Simulador)
+  await dialog.getByRole("radio", { name: "Simulador" }).check();
   await dialog.getByRole("combobox", { name: "Setores" }).click();
   for (const q of queues) await page.getByRole("option", { name: q.name }).click();
   await page.keyboard.press("Escape");
