@@ -232,7 +232,10 @@ export async function updateWhatsapp(ctx: AppContext, channels: ChannelManager, 
   let typeChanged = false;
   const whatsapp = await ctx.db
     .transaction(async (tx) => {
-      const [existing] = await tx.select().from(whatsapps).where(eq(whatsapps.id, id)).for("update");
+      // "no key update", not "update": a status change in flight holds the number's health row and
+      // inserts rows that reference this one (their key-share check would wait on "for update"
+      // while this waits on the health row: a deadlock on PostgreSQL)
+      const [existing] = await tx.select().from(whatsapps).where(eq(whatsapps.id, id)).for("no key update");
       if (!existing) throw new AppError("ERR_NO_WAPP_FOUND");
       if (input.isDefault === false && existing.isDefault) throw new AppError("ERR_NO_OTHER_WHATSAPP");
       if (input.isDefault === true && !existing.isDefault) {
