@@ -68,7 +68,10 @@ describe("a connection saved while its status changes (PostgreSQL)", () => {
       expect(saved.body.name).toBe("Destravada");
       const { rows } = await status.query("select warmup_enabled from connection_health where whatsapp_id = $1", [id]);
       expect(rows[0].warmup_enabled).toBe(false);
-      const { rows: events } = await status.query("select count(*)::int as n from connection_events where whatsapp_id = $1 and status = 'CONNECTED'", [id]);
+      const { rows: events } = await status.query(
+        "select count(*)::int as n from connection_events where whatsapp_id = $1 and status = 'CONNECTED'",
+        [id],
+      );
       expect(events[0].n).toBeGreaterThan(0);
     } finally {
       await status.end();
