@@ -340,6 +340,17 @@ describe("GET /tickets", () => {
     // the failed mark of the previews reads the small partial index, never every message
     expect(openPlan).not.toContain("Seq Scan on messages");
 
+    // a waiting ticket's place in its queue: one walk of the queue's waiting line (its partial index), nothing sorted
+    const waitingList = await captured("/tickets?status=pending&showAll=true&pageNumber=1");
+    const positions = waitingList.find((s) => /row_number\(\)/.test(s.sql));
+    expect(positions, "the pending list holds a waiting ticket, whose position is read").toBeDefined();
+    const positionsPlan = await plan(positions as { sql: string; params: unknown[] });
+    // the line is numbered straight off the index's order: its WindowAgg right over the index scan (PostgreSQL 17 names the window between), no Sort
+    expect(
+      /WindowAgg[^\n]*\n(\s+[^\s-][^\n]*\n)*\s*->\s+Index (Only )?Scan[^\n]* using tickets_waiting_idx/.test(positionsPlan),
+      positionsPlan,
+    ).toBe(true);
+
     const page = (await captured(`/messages/${(await api(t, t.adminToken, "GET", "/tickets?showAll=true")).body.tickets[0].id}`)).find(
       (s) => /from "messages"/.test(s.sql) && /limit/i.test(s.sql),
     );

@@ -34,6 +34,10 @@ export const tickets = pgTable(
     index("tickets_updated_idx").on(t.updatedAt.desc(), t.id.desc()),
     index("tickets_queue_status_updated_idx").on(t.queueId, t.status, t.updatedAt.desc(), t.id.desc()),
     index("tickets_user_status_updated_idx").on(t.userId, t.status, t.updatedAt.desc(), t.id.desc()),
+    /** the waiting line of each queue (pending, no agent, not a group), oldest first: queue positions */
+    index("tickets_waiting_idx")
+      .on(t.queueId, t.createdAt, t.id)
+      .where(sql`${t.status} = 'pending' and ${t.userId} is null and ${t.queueId} is not null and not ${t.isGroup}`),
     /** the dashboard's cards and hour heat map: tickets created in a period */
     index("tickets_created_idx").on(t.createdAt),
     index("tickets_contact_idx").on(t.contactId, t.whatsappId, t.updatedAt.desc()),

@@ -4,6 +4,7 @@ import type { DbOrTx } from "../../db/client.js";
 import type { Clock } from "../../lib/pace.js";
 import type { ConvDeps } from "../outbox/deps.js";
 import { enqueueMessage } from "../outbox/enqueue.js";
+import { queuePositions } from "../tickets/queries.js";
 
 /**
  * Queue position and expected wait (issue 32 §2). A waiting ticket is one pending, without an
@@ -19,21 +20,6 @@ const WINDOW_DAYS = 7;
 
 const waiting = (t: string) =>
   sql.raw(`${t}.status = 'pending' and ${t}.user_id is null and ${t}.queue_id is not null and not ${t}.is_group`);
-
-/** Positions of the waiting tickets among `ids` (the others are absent). */
-export async function queuePositions(db: DbOrTx, ids: number[]): Promise<Map<number, number>> {
-  if (!ids.length) return new Map();
-  const { rows } = await db.execute<{ id: number; pos: number | string }>(sql`
-    select t.id,
-           (select count(*) from tickets o
-            where o.queue_id = t.queue_id and ${waiting("o")} and (o.created_at, o.id) <= (t.created_at, t.id)) as pos
-    from tickets t
-    where t.id in (${sql.join(
-      ids.map((id) => sql`${id}`),
-      sql`, `,
-    )}) and ${waiting("t")}`);
-  return new Map(rows.map((r) => [Number(r.id), Number(r.pos)]));
-}
 
 /** The queue's median first response time (seconds) over the last 7 days; null when none. */
 export async function medianFirstResponse(db: DbOrTx, queueId: number, now: number): Promise<number | null> {

@@ -1,0 +1,1 @@
+CREATE INDEX "tickets_waiting_idx" ON "tickets" USING btree ("queue_id","created_at","id") WHERE "tickets"."status" = 'pending' and "tickets"."user_id" is null and "tickets"."queue_id" is not null and not "tickets"."is_group";
