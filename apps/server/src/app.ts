@@ -84,6 +84,7 @@ import { getSettingValue } from "./modules/settings/service.js";
 import { tagRoutes } from "./modules/tags/routes.js";
 import { userRoutes } from "./modules/users/routes.js";
 import { SessionCache } from "./modules/users/session-cache.js";
+import { WaitingLines } from "./modules/tickets/waiting-lines.js";
 import { bridgeCrudEvents, createRealtime, type RealtimeServer, refreshSocketUsers, trackPresence } from "./realtime/server.js";
 import { registerTicketRealtime } from "./realtime/tickets.js";
 
@@ -198,6 +199,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     sessions: new SessionCache(database.db, events),
     uploads: new UploadReceiver(config.dataDir, config.UPLOAD_CONCURRENCY, cluster.store),
     cluster,
+    waitingLines: new WaitingLines(database.db, events),
   };
   await seed(database.db, config, app.log);
 

@@ -18,6 +18,13 @@ export interface AppContext {
   uploads: UploadReceiver;
   /** what several server processes share: limits, locks, presence (`lib/cluster/`; memory with one process) */
   cluster: Cluster;
+  /** the queues' waiting lines for the lists' positions, kept a moment and dropped on any ticket change */
+  waitingLines: WaitingLineLookup;
+}
+
+/** A waiting ticket's place in its queue's line, for a list's page (tickets/waiting-lines.ts). */
+export interface WaitingLineLookup {
+  positions(waiting: { id: number; queueId: number }[]): Promise<Map<number, number>>;
 }
 
 /** The signed-in user as the server sees it on each request. */

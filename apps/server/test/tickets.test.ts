@@ -340,10 +340,20 @@ describe("GET /tickets", () => {
     // the failed mark of the previews reads the small partial index, never every message
     expect(openPlan).not.toContain("Seq Scan on messages");
 
-    // a waiting ticket's place in its queue: one walk of the queue's waiting line (its partial index), nothing sorted
+    // a waiting ticket's place in its queue: the list reads each queue's waiting line once (kept by the process
+    // until a ticket changes), walking its partial index in order — nothing sorted
+    t.ctx.events.publish("tickets.changed", { ticketIds: [] });
     const waitingList = await captured("/tickets?status=pending&showAll=true&pageNumber=1");
-    const positions = waitingList.find((s) => /row_number\(\)/.test(s.sql));
-    expect(positions, "the pending list holds a waiting ticket, whose position is read").toBeDefined();
+    const line = waitingList.find((s) => /from tickets\s+where queue_id = /.test(s.sql));
+    expect(line, "the pending list holds a waiting ticket, whose queue's line is read").toBeDefined();
+    const linePlan = await plan(line as { sql: string; params: unknown[] });
+    expect(linePlan).toMatch(/^Index (Only )?Scan using tickets_waiting_idx/);
+    // one ticket alone (a socket payload, the customer's notice) is placed by SQL on the same index, one walk of its queue
+    const one = await captured(
+      `/tickets/${(await api(t, t.adminToken, "GET", "/tickets?status=pending&showAll=true")).body.tickets[0].id}`,
+    );
+    const positions = one.find((s) => /row_number\(\)/.test(s.sql));
+    expect(positions).toBeDefined();
     const positionsPlan = await plan(positions as { sql: string; params: unknown[] });
     // the line is numbered straight off the index's order: its WindowAgg right over the index scan (PostgreSQL 17 names the window between), no Sort
     expect(

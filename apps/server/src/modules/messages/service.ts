@@ -28,7 +28,7 @@ export async function listMessages(
   q: { pageNumber: number; rowsPerPage: number },
 ): Promise<MessagesAnswer> {
   const db = conv.ctx.db;
-  let ticket = await ticketFor(db, user, ticketId);
+  let ticket = await ticketFor(db, user, ticketId, conv.ctx.waitingLines);
   const offset = (q.pageNumber - 1) * q.rowsPerPage;
   const [rows, [{ n }]] = await Promise.all([
     loadMessagesPage(db, ticketId, offset, q.rowsPerPage + 1),

@@ -1,6 +1,6 @@
 import type { Tag, Ticket } from "@balcao/contract";
 import { and, eq, type SQL, sql } from "drizzle-orm";
-import type { SessionUser } from "../../context.js";
+import type { SessionUser, WaitingLineLookup } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import { tickets } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
@@ -14,12 +14,12 @@ import { canSee } from "../access/visibility.js";
 
 export type TicketRow = typeof tickets.$inferSelect;
 
-export async function findTicket(db: DbOrTx, id: number): Promise<Ticket | undefined> {
-  return (await loadTickets(db, [id]))[0];
+export async function findTicket(db: DbOrTx, id: number, lines?: WaitingLineLookup): Promise<Ticket | undefined> {
+  return (await loadTickets(db, [id], lines))[0];
 }
 
-export async function loadTicket(db: DbOrTx, id: number): Promise<Ticket> {
-  const t = await findTicket(db, id);
+export async function loadTicket(db: DbOrTx, id: number, lines?: WaitingLineLookup): Promise<Ticket> {
+  const t = await findTicket(db, id, lines);
   if (!t) throw new AppError("ERR_NO_TICKET_FOUND");
   return t;
 }
@@ -55,7 +55,7 @@ type HydrateRow = {
 };
 
 /** Tickets by id (any order) with everything a Ticket shows, in one plain query mapped by hand (the hot path of every list). */
-export async function loadTickets(db: DbOrTx, ids: number[]): Promise<Ticket[]> {
+export async function loadTickets(db: DbOrTx, ids: number[], lines?: WaitingLineLookup): Promise<Ticket[]> {
   if (ids.length === 0) return [];
   return hydrate(
     db,
@@ -63,11 +63,17 @@ export async function loadTickets(db: DbOrTx, ids: number[]): Promise<Ticket[]> 
       ids.map((id) => sql`${id}`),
       sql`, `,
     )})`,
+    undefined,
+    lines,
   );
 }
 
-/** Hydrates the tickets whose id is in `filter` (SQL over alias t), in the optional order. */
-export async function hydrate(db: DbOrTx, filter: SQL, order?: SQL): Promise<Ticket[]> {
+/**
+ * Hydrates the tickets whose id is in `filter` (SQL over alias t), in the optional order. The
+ * waiting tickets' positions come from `lines` (the lists: this process's waiting lines) or, for
+ * a single ticket or inside a transaction, from SQL.
+ */
+export async function hydrate(db: DbOrTx, filter: SQL, order?: SQL, lines?: WaitingLineLookup): Promise<Ticket[]> {
   const { rows } = await db.execute<HydrateRow>(sql`
     select t.id, t.status, t.last_message,
            exists (select 1 from messages lm where lm.id = t.last_message_id and lm.send_error is not null) as last_failed, t.unread_messages, t.is_group, t.transf, t.contact_id, t.user_id, t.queue_id, t.whatsapp_id,
@@ -84,14 +90,16 @@ export async function hydrate(db: DbOrTx, filter: SQL, order?: SQL): Promise<Tic
     left join queues q on q.id = t.queue_id
     left join whatsapps w on w.id = t.whatsapp_id
     where ${filter}${order ? sql` order by ${order}` : sql``}`);
-  // a waiting ticket's place in its queue: one pass per queue for the whole page (queues/position.ts)
+  // a waiting ticket's place in its queue: the lists read this process's waiting lines, the rest one pass per queue in SQL
   const waiting = rows.filter((r) => r.status === "pending" && r.user_id === null && r.queue_id !== null && !r.is_group);
-  const positions = waiting.length
-    ? await queuePositions(
-        db,
-        waiting.map((r) => r.id),
-      )
-    : undefined;
+  const positions = !waiting.length
+    ? undefined
+    : lines
+      ? await lines.positions(waiting.map((r) => ({ id: r.id, queueId: r.queue_id as number })))
+      : await queuePositions(
+          db,
+          waiting.map((r) => r.id),
+        );
   for (const r of rows) r.queue_position = positions?.get(r.id) ?? null;
   return rows.map((r) =>
     ticketFromRow(r, {
@@ -162,8 +170,8 @@ export function ticketFromRow(r: TicketSqlRow, contact: Ticket["contact"]): Tick
 export { canSee, visibleTo } from "../access/visibility.js";
 
 /** A ticket the user may see, or ERR_NO_TICKET_FOUND / ERR_NO_PERMISSION. */
-export async function ticketFor(db: DbOrTx, user: SessionUser, id: number): Promise<Ticket> {
-  const t = await loadTicket(db, id);
+export async function ticketFor(db: DbOrTx, user: SessionUser, id: number, lines?: WaitingLineLookup): Promise<Ticket> {
+  const t = await loadTicket(db, id, lines);
   if (!canSee(user, t)) throw new AppError("ERR_NO_PERMISSION");
   return t;
 }

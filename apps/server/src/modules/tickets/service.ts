@@ -74,7 +74,7 @@ export async function listTickets(ctx: AppContext, user: SessionUser, q: Tickets
     let ids = (await searchIds(db, where, term, need)).slice(offset);
     const hasMore = ids.length > q.rowsPerPage;
     ids = ids.slice(0, q.rowsPerPage);
-    const byId = new Map((await loadTickets(db, ids)).map((t) => [t.id, t]));
+    const byId = new Map((await loadTickets(db, ids, ctx.waitingLines)).map((t) => [t.id, t]));
     const page = ids.map((id) => byId.get(id)).filter((t): t is Ticket => !!t);
     return { tickets: page, count: offset + page.length + (hasMore ? 1 : 0), hasMore };
   }
@@ -87,7 +87,7 @@ export async function listTickets(ctx: AppContext, user: SessionUser, q: Tickets
     .limit(q.rowsPerPage + 1)
     .offset(offset);
   const [rows, [{ n }]] = await Promise.all([
-    hydrate(db, sql`t.id in (${pageIds})`, sql`t.updated_at desc nulls last, t.id desc nulls last`),
+    hydrate(db, sql`t.id in (${pageIds})`, sql`t.updated_at desc nulls last, t.id desc nulls last`, ctx.waitingLines),
     db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(where),
   ]);
   const hasMore = rows.length > q.rowsPerPage;
