@@ -2,7 +2,7 @@ import fastifyCookie from "@fastify/cookie";
 import fastifyMultipart from "@fastify/multipart";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
-import Fastify, { type FastifyInstance, type FastifyPluginAsync } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, LogController } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { AppContext } from "./context.js";
@@ -169,7 +169,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
             },
           },
     // one line per request, written by registerRequestLog (not Fastify's incoming + completed)
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY === "true",
     routerOptions: { ignoreTrailingSlash: true },
