@@ -8,7 +8,7 @@ import {
   type WhatsappBody,
   type WhatsappUpdateBody,
 } from "@balcao/contract";
-import { asc, count, eq, inArray, ne } from "drizzle-orm";
+import { asc, count, eq, inArray, ne, sql } from "drizzle-orm";
 import type { ChannelManager } from "../../channels/manager.js";
 import type { AppContext } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
@@ -301,6 +301,9 @@ export async function regenerateToken(ctx: AppContext, id: number): Promise<stri
 export async function deleteWhatsapp(ctx: AppContext, channels: ChannelManager, id: number): Promise<void> {
   if (!(await channels.atOwner(id, "stop"))) await channels.stop(id);
   const promoted = await ctx.db.transaction(async (tx) => {
+    // the number's health row first, as a status change does (health/service.ts statusChanged): the
+    // stop above may still be recording its status, and the other order deadlocks on PostgreSQL
+    await tx.execute(sql`select 1 from connection_health where whatsapp_id = ${id} for update`);
     const [deleted] = await tx.delete(whatsapps).where(eq(whatsapps.id, id)).returning();
     if (!deleted) throw new AppError("ERR_NO_WAPP_FOUND");
     if (!deleted.isDefault) return undefined;
