@@ -45,6 +45,34 @@ describe("the job runner", () => {
     expect(ran.sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, n) => n));
   });
 
+  it("a tick while every slot is busy does not stop the runner: the next job still runs and idle() ends", async () => {
+    const r = runner({ concurrency: 1 });
+    const ran: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((res) => {
+      release = res;
+    });
+    r.register<{ n: string }>("test.busy", async ({ n }) => {
+      ran.push(n);
+      if (n === "first") await held;
+    });
+    await r.enqueue("test.busy", { n: "first" }, { runAt: new Date(fake.at()) });
+    await r.tick();
+    expect(ran).toEqual(["first"]);
+    // the only slot is taken: this tick finds nothing to do and ends at once
+    await r.enqueue("test.busy", { n: "second" }, { runAt: new Date(fake.at()) });
+    expect(await r.tick()).toBe(0);
+    release();
+    // the freed slot wakes the runner, which claims the second job (polled without idle(), which
+    // spun forever on the stuck runner this test pins)
+    for (let i = 0; i < 200 && !ran.includes("second"); i++) {
+      await r.tick();
+      await new Promise((res) => setImmediate(res));
+    }
+    expect(ran).toEqual(["first", "second"]);
+    await r.idle();
+  });
+
   it("a failing job is tried again with backoff, then dead with its last error, listed for admins", async () => {
     const r = runner();
     let calls = 0;

@@ -153,34 +153,40 @@ export class JobRunner {
       this.again = true;
       return this.ticking;
     }
-    this.ticking = (async () => {
-      let started = 0;
-      try {
-        do {
-          this.again = false;
-          const free = this.concurrency - this.active.size;
-          if (free <= 0 || this.handlers.size === 0) break;
-          const jobs = await this.claim(free);
-          for (const job of jobs) {
-            const run: Promise<void> = this.run(job).finally(() => {
-              this.active.delete(run);
-              // a slot is free: more may be due
-              if (!this.stopped) this.wake();
-            });
-            this.active.add(run);
-          }
-          started += jobs.length;
-          if (jobs.length === free) this.again = true;
-        } while (this.again && !this.stopped);
-      } catch (err) {
-        this.ctx.log.error({ err }, "job runner: claiming jobs failed");
-      } finally {
-        this.ticking = undefined;
-        if (!this.stopped) this.schedule(this.pollMs);
-      }
-      return started;
-    })();
-    return this.ticking;
+    // set before its end is handled: a tick with no free slot ends at once, and its `finally` (always
+    // a later microtask) must find and clear it — cleared first and set after, it stayed forever and
+    // the runner never claimed again (and idle() spun)
+    const ticking = this.claimAndRun().finally(() => {
+      this.ticking = undefined;
+      if (!this.stopped) this.schedule(this.pollMs);
+    });
+    this.ticking = ticking;
+    return ticking;
+  }
+
+  private async claimAndRun(): Promise<number> {
+    let started = 0;
+    try {
+      do {
+        this.again = false;
+        const free = this.concurrency - this.active.size;
+        if (free <= 0 || this.handlers.size === 0) break;
+        const jobs = await this.claim(free);
+        for (const job of jobs) {
+          const run: Promise<void> = this.run(job).finally(() => {
+            this.active.delete(run);
+            // a slot is free: more may be due
+            if (!this.stopped) this.wake();
+          });
+          this.active.add(run);
+        }
+        started += jobs.length;
+        if (jobs.length === free) this.again = true;
+      } while (this.again && !this.stopped);
+    } catch (err) {
+      this.ctx.log.error({ err }, "job runner: claiming jobs failed");
+    }
+    return started;
   }
 
   private async claim(limit: number): Promise<JobRow[]> {
