@@ -84,6 +84,7 @@ import { getSettingValue } from "./modules/settings/service.js";
 import { tagRoutes } from "./modules/tags/routes.js";
 import { userRoutes } from "./modules/users/routes.js";
 import { SessionCache } from "./modules/users/session-cache.js";
+import { reannounceRecent } from "./modules/messages/reannounce.js";
 import { WaitingLines } from "./modules/tickets/waiting-lines.js";
 import { bridgeCrudEvents, createRealtime, type RealtimeServer, refreshSocketUsers, trackPresence } from "./realtime/server.js";
 import { registerTicketRealtime } from "./realtime/tickets.js";
@@ -396,7 +397,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await ownership.start({
       start: (id) => startSession(ctx, channels, id),
       stop: (id) => channels.stop(id),
-      adopt: (id) => sender.adopt(id),
+      async adopt(id) {
+        await sender.adopt(id);
+        // what the previous owner stored but may not have announced before it died reaches the screens now
+        reannounceRecent(ctx, id, 2 * config.SESSION_LEASE_TTL_MS + 30_000).catch((err) =>
+          app.log.warn({ err, whatsappId: id }, "announcing the previous owner's last messages failed"),
+        );
+      },
       wakeSender: (id) => sender.wake(id),
       async quiesceSender() {
         sender.stop();

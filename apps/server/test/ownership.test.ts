@@ -168,11 +168,25 @@ describe("several processes, one inbox: session ownership", () => {
 
   it("a process that stops hands its sessions over at once; the other starts them from the database", async () => {
     const before = a.ownership?.ownedIds() ?? [];
+    expect(before.length).toBeGreaterThan(0);
+    // a customer message a stored and died before announcing (stored here without an event): the
+    // process taking the session over announces its connection's last messages again
+    const db = new pg.Client({ connectionString: dbUrl });
+    await db.connect();
+    const { rows: ticketRows } = await db.query<{ id: number }>("select id from tickets order by id limit 1");
+    await db.query(
+      "insert into messages (whatsapp_id, ticket_id, body, from_me, wid) values ($1, $2, 'guardada e nunca anunciada', false, 'UNANNOUNCED1')",
+      [before[0], ticketRows[0].id],
+    );
+    await db.end();
+    const announced: string[] = [];
+    b.ctx.events.on("message.updated", ({ message }) => void announced.push(message.body));
     await a.close();
     nodes.splice(nodes.indexOf(a), 1);
     await until("all sessions on b", async () => connIds.every((id) => b.channels.get(id)?.connected) && true);
     expect(b.ownership?.ownedIds()).toEqual(connIds);
     expect(before.every((id) => b.channels.get(id))).toBe(true);
+    await until("the unannounced message announced by b", async () => announced.includes("guardada e nunca anunciada"));
     // no process owns a connection: a live-session call from a third process answers the owner's
     const c = await startNode("node-c");
     const check = await api(c, "GET", `/simulator/api/connections/${connIds[0]}/chats`);
