@@ -344,7 +344,7 @@ describe("GET /tickets", () => {
     // until a ticket changes), walking its partial index in order — nothing sorted
     t.ctx.events.publish("tickets.changed", { ticketIds: [] });
     const waitingList = await captured("/tickets?status=pending&showAll=true&pageNumber=1");
-    const line = waitingList.find((s) => /from tickets\s+where queue_id = /.test(s.sql));
+    const line = waitingList.find((s) => /from tickets t\s+where t\.queue_id = /.test(s.sql));
     expect(line, "the pending list holds a waiting ticket, whose queue's line is read").toBeDefined();
     const linePlan = await plan(line as { sql: string; params: unknown[] });
     expect(linePlan).toMatch(/^Index (Only )?Scan using tickets_waiting_idx/);

@@ -4,6 +4,7 @@ import type { DbOrTx } from "../../db/client.js";
 import type { Clock } from "../../lib/pace.js";
 import type { ConvDeps } from "../outbox/deps.js";
 import { enqueueMessage } from "../outbox/enqueue.js";
+import { waitingIn } from "../tickets/queries.js";
 import { queuePositions } from "../tickets/queries.js";
 
 /**
@@ -17,9 +18,6 @@ import { queuePositions } from "../tickets/queries.js";
 
 export const POSITION_JOB = "queues.position";
 const WINDOW_DAYS = 7;
-
-const waiting = (t: string) =>
-  sql.raw(`${t}.status = 'pending' and ${t}.user_id is null and ${t}.queue_id is not null and not ${t}.is_group`);
 
 /** The queue's median first response time (seconds) over the last 7 days; null when none. */
 export async function medianFirstResponse(db: DbOrTx, queueId: number, now: number): Promise<number | null> {
@@ -74,7 +72,7 @@ export async function runPositionNotice(conv: ConvDeps, clock: Clock, ticketId: 
       is_waiting: boolean;
     }>(sql`
       select t.queue_id, t.whatsapp_id, q.name, q.position_notice_enabled as enabled, q.position_notice_minutes as minutes,
-             c.number, c.lid, (${waiting("t")}) as is_waiting
+             c.number, c.lid, (${waitingIn("t")}) as is_waiting
       from tickets t join queues q on q.id = t.queue_id join contacts c on c.id = t.contact_id
       where t.id = ${ticketId}
       for update of t`);

@@ -192,7 +192,8 @@ export async function liveTicketOf(tx: DbOrTx, contactId: number, whatsappId: nu
   return row;
 }
 
-const waitingIn = (t: string) =>
+/** A waiting ticket (pending, no agent, in a queue, not a group), over the alias `t`: the partial index tickets_waiting_idx. */
+export const waitingIn = (t: string) =>
   sql.raw(`${t}.status = 'pending' and ${t}.user_id is null and ${t}.queue_id is not null and not ${t}.is_group`);
 
 /**

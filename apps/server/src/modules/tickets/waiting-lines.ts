@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { WaitingLineLookup } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import type { EventBus } from "../../lib/events.js";
+import { waitingIn } from "./queries.js";
 
 /**
  * The waiting line of each queue (pending, no agent, not a group; oldest first), kept by this
@@ -47,9 +48,9 @@ export class WaitingLines implements WaitingLineLookup {
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.pos;
     const generation = this.generation;
     const { rows } = await this.db.execute<{ id: number }>(sql`
-      select id from tickets
-      where queue_id = ${queueId} and status = 'pending' and user_id is null and queue_id is not null and not is_group
-      order by created_at, id`);
+      select t.id from tickets t
+      where t.queue_id = ${queueId} and ${waitingIn("t")}
+      order by t.created_at, t.id`);
     const pos = new Map(rows.map((r, i) => [Number(r.id), i + 1]));
     if (generation === this.generation) {
       this.lines.set(queueId, { at: Date.now(), pos });
