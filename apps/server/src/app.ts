@@ -302,7 +302,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const jobs = new JobRunner(ctx, {
     clock: opts.clock,
     ...(opts.jobBackoffMs && { backoffMs: opts.jobBackoffMs }),
-    ...(ownership && { processId: ownership.id }),
+    ...(ownership && { processId: ownership.id, orphaned: ownership.orphanedJobs() }),
   });
   const clock = opts.clock ?? realClock;
   const guard = makeGuards(userOfToken);

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enqueueJob, JobRunner } from "../src/jobs/runner.js";
+import { jobsOfGoneProcesses } from "../src/modules/connections/ownership.js";
 import { api, createQueue, customerSays, pairedSimulator, phoneOf, settle } from "./conversation-kit.js";
 import { fakeClock } from "./fake-clock.js";
 import { createTestApp, type TestApp } from "./helpers.js";
@@ -118,6 +119,61 @@ describe("the job runner", () => {
     await r.idle();
     expect(ran).toBe(1);
     expect(await stateOf(id)).toMatchObject({ state: "done", attempts: 2 });
+  });
+
+  it("a job queued for 50 ms from now runs then (wakeAt), not at the next poll a minute later", async () => {
+    const r = runner();
+    const ranAt: number[] = [];
+    r.register("test.paced", async () => void ranAt.push(fake.at()));
+    await r.start();
+    fake.advance(1);
+    await r.idle();
+    const due = fake.at() + 50;
+    await enqueueJob(t.ctx.db, "test.paced", {}, { runAt: new Date(due) });
+    r.wakeAt(due);
+    fake.advance(49);
+    await r.idle();
+    expect(ranAt).toEqual([]);
+    fake.advance(1);
+    await r.idle();
+    expect(ranAt).toEqual([due]);
+    await r.stop();
+  });
+
+  it("several processes: a running job of a process that is gone is taken again at once, one of a live process waits for its lease", async () => {
+    await t.ctx.db.execute(sql`
+      insert into cluster_processes (id, seen_at) values ('host:1:gone', now() - interval '1 hour'), ('host:2:alive', now())
+      on conflict (id) do update set seen_at = excluded.seen_at`);
+    const lease = new Date(fake.at() + 30_000).toISOString();
+    const ofGone = await enqueueJob(t.ctx.db, "test.orphan", { of: "gone" }, { runAt: new Date(fake.at()), singletonKey: "orphan:gone" });
+    const ofAlive = await enqueueJob(
+      t.ctx.db,
+      "test.orphan",
+      { of: "alive" },
+      { runAt: new Date(fake.at()), singletonKey: "orphan:alive" },
+    );
+    // each was claimed by its process; the first process was then SIGKILLed (its heartbeat stopped an hour ago)
+    await t.ctx.db.execute(sql`
+      update jobs set state = 'running', attempts = 1, lease_until = ${lease}::timestamptz,
+             locked_by = case when id = ${ofGone} then 'host:1:gone' else 'host:2:alive' end
+      where id in (${ofGone}, ${ofAlive})`);
+    // the singleton key is still held: a wake of that work is ignored while the dead run holds it
+    expect(await enqueueJob(t.ctx.db, "test.orphan", { of: "gone" }, { singletonKey: "orphan:gone" })).toBeUndefined();
+    const r = new JobRunner(t.ctx, {
+      clock: fake.clock,
+      pollMs: 60_000,
+      leaseMs: 30_000,
+      processId: "host:3:new",
+      orphaned: jobsOfGoneProcesses(15_000),
+    });
+    const ran: string[] = [];
+    r.register<{ of: string }>("test.orphan", async (p) => void ran.push(p.of));
+    await r.tick();
+    await r.idle();
+    expect(ran).toEqual(["gone"]);
+    expect(await stateOf(ofGone)).toMatchObject({ state: "done", attempts: 2 });
+    expect(await stateOf(ofAlive)).toMatchObject({ state: "running", attempts: 1 });
+    await t.ctx.db.execute(sql`update jobs set state = 'done' where id = ${ofAlive}`);
   });
 
   it("a job queued in a transaction that rolls back never exists; a singleton key keeps one queued job", async () => {

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { AppContext } from "../context.js";
 import type { DbOrTx } from "../db/client.js";
 import { type Clock, realClock } from "../lib/pace.js";
@@ -44,6 +44,12 @@ export interface RunnerOptions {
   backoffMs?: (attempts: number) => number;
   /** this process's id, kept on the jobs it runs (several processes: start-up re-queues only the runs of dead ones) */
   processId?: string;
+  /**
+   * Several processes: running jobs of processes that are gone (a predicate on the `jobs` row).
+   * They are taken again at once, not at their lease's end: a SIGKILLed process's send run would
+   * otherwise hold its singleton key, and with it every wake of that work, for the whole lease.
+   */
+  orphaned?: SQL;
 }
 
 export const defaultJobBackoff = (attempts: number) => Math.min(3_600_000, 5000 * 4 ** (attempts - 1));
@@ -68,9 +74,14 @@ export class JobRunner {
   private readonly concurrency: number;
   private readonly backoffMs: (attempts: number) => number;
   private readonly processId: string | null;
+  private readonly orphaned?: SQL;
   private cancelTimer?: () => void;
   private ticking?: Promise<number>;
   private again = false;
+  /** when the pending timer fires */
+  private timerAt = Number.POSITIVE_INFINITY;
+  /** the earliest time a wake asked for, not yet looked at */
+  private soonest = Number.POSITIVE_INFINITY;
   private stopped = true;
   private readonly active = new Set<Promise<void>>();
 
@@ -84,6 +95,7 @@ export class JobRunner {
     this.concurrency = opts.concurrency ?? 4;
     this.backoffMs = opts.backoffMs ?? defaultJobBackoff;
     this.processId = opts.processId ?? null;
+    this.orphaned = opts.orphaned;
   }
 
   /** What runs jobs of a name. */
@@ -129,6 +141,20 @@ export class JobRunner {
     this.schedule(0);
   }
 
+  /**
+   * Something was queued for `at` (a paced run due in 20 ms, or in 3 s): look then, when that is
+   * before the next poll. Without it a paced chain ran at the poll's pace, whatever its own.
+   */
+  wakeAt(at: number): void {
+    if (this.stopped) return;
+    if (at <= this.clock.now()) {
+      this.wake();
+      return;
+    }
+    if (at < this.soonest) this.soonest = at;
+    if (!this.ticking && at < this.timerAt) this.schedule(at - this.clock.now());
+  }
+
   /** Resolves when no job is running (tests). */
   async idle(): Promise<void> {
     while (this.ticking || this.active.size) {
@@ -139,9 +165,19 @@ export class JobRunner {
 
   private schedule(ms: number) {
     this.cancelTimer?.();
+    this.timerAt = this.clock.now() + ms;
     this.cancelTimer = this.clock.setTimer(() => {
+      this.timerAt = Number.POSITIVE_INFINITY;
       void this.tick();
     }, ms);
+  }
+
+  /** The next poll, or sooner when a wake asked for an earlier time. */
+  private scheduleNext() {
+    const now = this.clock.now();
+    const soonest = this.soonest;
+    this.soonest = Number.POSITIVE_INFINITY;
+    this.schedule(soonest > now ? Math.min(this.pollMs, soonest - now) : soonest === Number.POSITIVE_INFINITY ? this.pollMs : 0);
   }
 
   /**
@@ -156,9 +192,11 @@ export class JobRunner {
     // set before its end is handled: a tick with no free slot ends at once, and its `finally` (always
     // a later microtask) must find and clear it — cleared first and set after, it stayed forever and
     // the runner never claimed again (and idle() spun)
+    // this tick looks at everything due now, what a wake asked for included
+    if (this.soonest <= this.clock.now()) this.soonest = Number.POSITIVE_INFINITY;
     const ticking = this.claimAndRun().finally(() => {
       this.ticking = undefined;
-      if (!this.stopped) this.schedule(this.pollMs);
+      if (!this.stopped) this.scheduleNext();
     });
     this.ticking = ticking;
     return ticking;
@@ -205,7 +243,9 @@ export class JobRunner {
       with due as (
         select id from jobs
         where state in ('queued', 'running') and run_at <= ${now}::timestamptz and name in (${names})
-          and (state = 'queued' or lease_until < ${now}::timestamptz)
+          and (state = 'queued' or lease_until < ${now}::timestamptz${
+            this.orphaned ? sql` or (locked_by is distinct from ${this.processId} and ${this.orphaned})` : sql``
+          })
         order by run_at, id
         limit ${limit}
         for update skip locked

@@ -122,7 +122,7 @@ export class SessionOwnership implements RemoteSessions {
 
   /** The running jobs start-up may queue again: those of processes that are gone. */
   orphanedJobs(): SQL {
-    return sql`(locked_by is null or locked_by not in (select id from cluster_processes where seen_at > now() - ${this.ttl()}))`;
+    return jobsOfGoneProcesses(this.ttlMs);
   }
 
   /** Listens, says it is alive, takes its share of the sessions (and starts them), then keeps at it. */
@@ -533,4 +533,9 @@ class HandingOver extends AppError {
 
 function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Running jobs (a predicate on the `jobs` row) whose process has not said it is alive for `ttlMs`. */
+export function jobsOfGoneProcesses(ttlMs: number): SQL {
+  return sql`(locked_by is null or locked_by not in (select id from cluster_processes where seen_at > now() - ${ttlMs} * interval '1 millisecond'))`;
 }

@@ -13,8 +13,8 @@ export interface DisparoDeps {
   conv: ConvDeps;
   clock: Clock;
   random: () => number;
-  /** the job runner looks for due jobs now (after a commit that queued one) */
-  wakeRunner: () => void;
+  /** the job runner looks for due jobs now, or at `at` (after a commit that queued one) */
+  wakeRunner: (at?: number) => void;
 }
 
 /**

@@ -9,7 +9,7 @@ import { type DisparoDeps, disparoWork } from "./service.js";
  */
 export function register(host: ModuleHost): DisparoDeps {
   const { ctx, conv, jobs, clock } = host;
-  const deps: DisparoDeps = { conv, clock, random: Math.random, wakeRunner: () => jobs.wake() };
+  const deps: DisparoDeps = { conv, clock, random: Math.random, wakeRunner: (at) => (at === undefined ? jobs.wake() : jobs.wakeAt(at)) };
   const life = registerOutboxFed(
     jobs,
     ctx.events,

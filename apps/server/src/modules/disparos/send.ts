@@ -49,8 +49,9 @@ export async function runSend(deps: DisparoDeps, whatsappId: number, jobId: numb
     const nowIso = new Date(now).toISOString();
     if (!decision.go) {
       const { rows } = await tx.execute(sql`select 1 from disparos where whatsapp_id = ${whatsappId} and status = 'a enviar' limit 1`);
-      if (rows.length) await wakeJob(tx, whatsappId, decision.at);
-      return undefined;
+      if (!rows.length) return undefined;
+      await wakeJob(tx, whatsappId, decision.at);
+      return { next: decision.at };
     }
     const { rows: taken } = await tx.execute<TakenRow>(sql`
       select id, number, name, message, url, mimetype, media_key, contact_id from disparos
@@ -62,8 +63,10 @@ export async function runSend(deps: DisparoDeps, whatsappId: number, jobId: numb
       const { rows: later } = await tx.execute<{ at: Date | string | null }>(
         sql`select min(datetime) as at from disparos where whatsapp_id = ${whatsappId} and status = 'a enviar'`,
       );
-      if (later[0]?.at) await wakeJob(tx, whatsappId, new Date(later[0].at).getTime());
-      return undefined;
+      if (!later[0]?.at) return undefined;
+      const at = new Date(later[0].at).getTime();
+      await wakeJob(tx, whatsappId, at);
+      return { next: at };
     }
     const id = Number(row.id);
     const { contact, created } = await contactFor(tx, row.number, row.name);
@@ -96,10 +99,14 @@ export async function runSend(deps: DisparoDeps, whatsappId: number, jobId: numb
              day = ${s.day}, day_count = ${s.dayCount}, streak = ${s.streak}, updated_at = now()
       where whatsapp_id = ${whatsappId}`);
     const { rows: more } = await tx.execute(sql`select 1 from disparos where whatsapp_id = ${whatsappId} and status = 'a enviar' limit 1`);
-    if (more.length) await wakeJob(tx, whatsappId, s.nextAt ?? now);
-    return { queued: { id: q.id, whatsappId } as Queued, created };
+    const next = more.length ? (s.nextAt ?? now) : undefined;
+    if (next !== undefined) await wakeJob(tx, whatsappId, next);
+    return { queued: { id: q.id, whatsappId } as Queued, created, next };
   });
   if (!outcome) return;
+  // the next run, at its pace (the runner would otherwise look only at its next poll)
+  if (outcome.next !== undefined) deps.wakeRunner(outcome.next);
+  if (!("queued" in outcome) || !outcome.queued) return;
   if (outcome.created) ctx.events.publish("contact.saved", { action: "create", contact: contactOf(outcome.created) });
   await deps.conv.outbox.committed([outcome.queued]);
   await publishChange(ctx, "update");
