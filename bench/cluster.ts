@@ -2,12 +2,17 @@
  * One process vs three (issue 28): the built server (apps/server/dist, `npm run build`) started by
  * deploy/cluster.mjs behind HAProxy, on a fresh PostgreSQL database with Redis, measured through
  * the load balancer:
- *   inbound: customers' messages through the simulator's HTTP API (as a phone sends them; they reach
- *            the session's owner), messages stored per second, until every one is in the database;
+ *   inbound: customers' messages through the simulator's HTTP API on the session's owner (WhatsApp
+ *            delivers a number's messages to the process holding its socket; BENCH_PHONE_VIA_LB=1
+ *            sends them through the load balancer instead), messages stored per second, until every
+ *            one is in the database;
  *   agent POST: 20 agents sending back to back through the load balancer, POST /messages answer times.
- *   npm run bench -- cluster        (BENCH_CLUSTER_MESSAGES, BENCH_CLUSTER_SENDS, BENCH_REDIS_URL)
+ *   Each phase also prints the CPU the server processes and PostgreSQL spent per message.
+ *   npm run bench -- cluster        (BENCH_CLUSTER_MESSAGES, BENCH_CLUSTER_SENDS, BENCH_REDIS_URL, BENCH_PHONE_VIA_LB,
+ *                                    BENCH_POST_VIA=owner|other, BENCH_CLUSTER_ONLY=3, BENCH_NODE_ARGS)
  */
 import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 // @ts-expect-error a plain ES module without types (deploy/cluster.mjs)
@@ -21,12 +26,41 @@ const CUSTOMERS = 200;
 const IN_FLIGHT = 32;
 const AGENTS = 20;
 const SENDS = Number(process.env.BENCH_CLUSTER_SENDS ?? 50);
+const VIA_LB = process.env.BENCH_PHONE_VIA_LB === "1";
+/** BENCH_CLUSTER_ONLY=3: the three-process run alone (experiments) */
+const ONLY_THREE = process.env.BENCH_CLUSTER_ONLY === "3";
 
 interface Cluster {
   base: string;
-  servers: { name: string; port: number; url: string }[];
+  servers: { name: string; port: number; url: string; proc: { pid?: number } }[];
   stop(): Promise<void>;
 }
+
+/** CPU seconds (user + system) a process has used, from /proc (0 when it is gone). */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of the server processes and of PostgreSQL (every `postgres` process on the machine). */
+function cpuNow(c: Cluster): { servers: number; postgres: number } {
+  let postgres = 0;
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (readFileSync(`/proc/${d}/comm`, "utf8").trim() === "postgres") postgres += cpuSeconds(Number(d));
+    } catch {}
+  }
+  const servers = c.servers.reduce((sum, s) => sum + (s.proc.pid ? cpuSeconds(s.proc.pid) : 0), 0);
+  return { servers, postgres };
+}
+
+const cpuLine = (a: { servers: number; postgres: number }, b: { servers: number; postgres: number }, n: number, what: string) =>
+  `CPU per ${what}: servers ${(((b.servers - a.servers) * 1000) / n).toFixed(2)} ms + PostgreSQL ${(((b.postgres - a.postgres) * 1000) / n).toFixed(2)} ms`;
 
 async function json<T>(base: string, token: string | undefined, method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${base}${path}`, {
@@ -61,6 +95,8 @@ async function run(processes: number): Promise<{ inbound: number; postP99: numbe
     cluster = (await startCluster({
       processes,
       stdio: "ignore",
+      // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof": each server process's profile, written at its SIGTERM
+      nodeArgs: process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [],
       env: {
         DATABASE_URL: dbUrl.toString(),
         REDIS_URL,
@@ -96,10 +132,13 @@ async function run(processes: number): Promise<{ inbound: number; postP99: numbe
       return r.rows[0]?.status === "CONNECTED";
     }, "pairing");
 
-    // inbound: customers write through the simulator's API, spread over the load balancer
-    const phoneBase = process.env.BENCH_PHONE_VIA_OWNER === "1" ? owner.url : c.base;
+    // inbound: customers write through the simulator's API on the session's owner, as WhatsApp
+    // delivers a real number's messages to the socket its owner holds (BENCH_PHONE_VIA_LB=1: through
+    // the load balancer, so two of three land on a process that hands each to the owner)
+    const phoneBase = VIA_LB ? c.base : owner.url;
     const numbers = Array.from({ length: CUSTOMERS }, (_, i) => `5511${String(910000000 + i)}`);
     let next = 0;
+    const cpuIn = cpuNow(c);
     const started = performance.now();
     await Promise.all(
       Array.from({ length: IN_FLIGHT }, async () => {
@@ -124,7 +163,7 @@ async function run(processes: number): Promise<{ inbound: number; postP99: numbe
     const inboundSeconds = (performance.now() - started) / 1000;
     const inbound = MESSAGES / inboundSeconds;
     console.log(
-      `  inbound: ${MESSAGES} messages from ${CUSTOMERS} customers stored in ${inboundSeconds.toFixed(1)} s = ${inbound.toFixed(0)} messages/s`,
+      `  inbound: ${MESSAGES} messages from ${CUSTOMERS} customers stored in ${inboundSeconds.toFixed(1)} s = ${inbound.toFixed(0)} messages/s; ${cpuLine(cpuIn, cpuNow(c), MESSAGES, "message")}`,
     );
 
     // agents: each accepts one customer's ticket and sends back to back through the load balancer
@@ -143,13 +182,21 @@ async function run(processes: number): Promise<{ inbound: number; postP99: numbe
       await json(c.base, t, "PUT", `/tickets/${tickets[a]}`, { status: "open" });
       agents.push({ token: t, ticketId: tickets[a] });
     }
+    // BENCH_POST_VIA=owner | other: every send straight to the session's owner, or to one process that is not it
+    const postBase =
+      process.env.BENCH_POST_VIA === "owner"
+        ? owner.url
+        : process.env.BENCH_POST_VIA === "other"
+          ? (c.servers.find((x) => x !== owner) ?? owner).url
+          : c.base;
     const answers: number[] = [];
+    const cpuOut = cpuNow(c);
     const t0 = performance.now();
     await Promise.all(
       agents.map(async (agent, a) => {
         for (let i = 0; i < SENDS; i++) {
           const s = performance.now();
-          const res = await fetch(`${c.base}/messages/${agent.ticketId}`, {
+          const res = await fetch(`${postBase}/messages/${agent.ticketId}`, {
             method: "POST",
             headers: { authorization: `Bearer ${agent.token}`, "content-type": "application/json", "idempotency-key": `bench-${a}-${i}` },
             body: JSON.stringify({ body: `resposta ${i} do agente ${a}` }),
@@ -162,7 +209,7 @@ async function run(processes: number): Promise<{ inbound: number; postP99: numbe
     );
     const sendSeconds = (performance.now() - t0) / 1000;
     const s = summarize(answers, sendSeconds);
-    console.log(`  agent POST /messages (${AGENTS} agents back to back): ${fmt(s)}`);
+    console.log(`  agent POST /messages (${AGENTS} agents back to back): ${fmt(s)}; ${cpuLine(cpuOut, cpuNow(c), answers.length, "send")}`);
     return { inbound, postP99: s.p99 };
   } finally {
     await db.end().catch(() => undefined);
@@ -174,13 +221,14 @@ async function run(processes: number): Promise<{ inbound: number; postP99: numbe
 
 export async function clusterBench(): Promise<void> {
   console.log(
-    `\n## One process vs three — behind HAProxy, PostgreSQL + Redis: ${MESSAGES} inbound messages (${IN_FLIGHT} in flight), ${AGENTS} agents × ${SENDS} sends`,
+    `\n## One process vs three — behind HAProxy, PostgreSQL + Redis: ${MESSAGES} inbound messages (${IN_FLIGHT} in flight, ${VIA_LB ? "through the load balancer" : "to the session's owner, as WhatsApp delivers them"}), ${AGENTS} agents × ${SENDS} sends through the load balancer`,
   );
   const results: Record<number, { inbound: number; postP99: number }> = {};
-  for (const n of [1, 3]) {
+  for (const n of ONLY_THREE ? [3] : [1, 3]) {
     console.log(`### ${n} process${n > 1 ? "es" : ""}`);
     results[n] = await run(n);
   }
+  if (ONLY_THREE) return;
   console.log(
     `one process: ${results[1].inbound.toFixed(0)} inbound messages/s, agent POST p99 ${results[1].postP99.toFixed(1)} ms\n` +
       `three processes: ${results[3].inbound.toFixed(0)} inbound messages/s, agent POST p99 ${results[3].postP99.toFixed(1)} ms`,

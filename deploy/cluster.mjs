@@ -96,8 +96,17 @@ async function waitFor(check, what, ms, proc) {
  * environment (DATABASE_URL, REDIS_URL, JWT_SECRET and anything else they share); each also gets
  * its PORT, HOST=127.0.0.1, TRUST_PROXY=true and a DATA_DIR of its own (files go to S3 or a shared
  * folder if `env` says so). Answers `{ base, servers: [{ name, port, url, proc }], haproxy, stop() }`.
+ * `nodeArgs` go to node before the entry (`--cpu-prof`, `--inspect`).
  */
-export async function startCluster({ processes = 2, lbPort, env = {}, entry, stdio = "inherit", startTimeoutMs = 90_000 } = {}) {
+export async function startCluster({
+  processes = 2,
+  lbPort,
+  env = {},
+  entry,
+  stdio = "inherit",
+  startTimeoutMs = 90_000,
+  nodeArgs = [],
+} = {}) {
   const haproxyBin = ensureHaproxy();
   const work = mkdtempSync(join(tmpdir(), "balcao-cluster-"));
   const serverEntry = entry ?? join(root, "apps/server/dist/main.js");
@@ -129,7 +138,7 @@ export async function startCluster({ processes = 2, lbPort, env = {}, entry, std
     for (let i = 1; i <= processes; i++) {
       const port = await freePort();
       const name = `app${i}`;
-      const proc = spawn(process.execPath, [serverEntry], {
+      const proc = spawn(process.execPath, [...nodeArgs, serverEntry], {
         cwd: join(root, "apps/server"),
         env: {
           ...process.env,

@@ -276,6 +276,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
           ttlMs: config.SESSION_LEASE_TTL_MS,
           renewMs: config.SESSION_LEASE_RENEW_MS,
           pollMs: config.OUTBOX_POLL_MS,
+          wakes: cluster.redisChannel("owner"),
         })
       : undefined;
   if (ownership) channels.setRemote(ownership);

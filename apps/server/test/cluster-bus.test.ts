@@ -18,11 +18,14 @@ const envOf = (mode: Mode, extra: Record<string, string> = {}): Record<string, s
   ...extra,
 });
 
-async function twoProcesses(mode: Mode, extra: Record<string, string> = {}) {
+/** `owned`: DATABASE_URL set, so each WhatsApp session has one owner process (connections/ownership.ts) */
+async function twoProcesses(mode: Mode, extra: Record<string, string> = {}, owned = false) {
   const shared = await createSharedDatabase();
-  const env = envOf(mode, extra);
-  const a = await createProcessApp(shared.url, env);
-  const b = await createProcessApp(shared.url, env);
+  const env = envOf(mode, { ...extra, ...(owned && { DATABASE_URL: shared.url }) });
+  // one test process holds both: named as two machines, or each would take the other's sessions
+  // as those of a dead process on its own machine (same host name and pid)
+  const a = await createProcessApp(shared.url, { ...env, CLUSTER_NODE: "node-a" });
+  const b = await createProcessApp(shared.url, { ...env, CLUSTER_NODE: "node-b" });
   return {
     a,
     b,
@@ -89,6 +92,46 @@ describe.each<Mode>(["redis", "postgres"])("events across processes (%s)", (mode
     } finally {
       socket.close();
     }
+  });
+});
+
+describe.each<Mode>(["redis", "postgres"])("outbox wakes across processes (%s)", (mode) => {
+  let a: TestApp;
+  let b: TestApp;
+  let teardown: () => Promise<void>;
+  beforeAll(async () => {
+    // the owner looks at its outbox by itself only once a minute: a prompt send is the wake's doing
+    ({ a, b, teardown } = await twoProcesses(mode, { OUTBOX_POLL_MS: "60000" }, true));
+  });
+  afterAll(() => teardown());
+
+  it("an agent's reply stored on the process that does not own the session is sent by the owner at once", async () => {
+    const sim = await pairedSimulator(a);
+    await customerSays(a, sim, "5511988880077", "Preciso de ajuda");
+    let ticketId = 0;
+    await eventually(async () => {
+      const { rows } = await b.ctx.db.execute<{ id: number }>(
+        sql`select t.id from tickets t join contacts c on c.id = t.contact_id where c.number = '5511988880077'`,
+      );
+      ticketId = Number(rows[0]?.id ?? 0);
+      return ticketId > 0;
+    }, "the customer's ticket");
+    // the agent answers on the process that does not own the session (the leases settle first: one owner)
+    const ownerNow = () => [a, b].filter((x) => x.channels.get(sim.whatsappId));
+    await eventually(() => ownerNow().length === 1, "one owner of the session");
+    const [owner] = ownerNow();
+    const other = owner === a ? b : a;
+    expect((await api(other, other.adminToken, "PUT", `/tickets/${ticketId}`, { status: "open" })).status).toBe(200);
+    const sent = await api(other, other.adminToken, "POST", `/messages/${ticketId}`, { body: "Já verifico, um momento" });
+    expect(sent.status).toBe(200);
+    const phoneNow = sim.whatsappId === 0 ? undefined : owner.simulator.get(sim.whatsappId);
+    await eventually(
+      async () => !!(await phoneNow?.messages("5511988880077"))?.some((m) => m.fromMe && m.body === "Já verifico, um momento"),
+      "the reply on the customer's phone (well before the owner's one-minute poll)",
+    );
+    // sent by the owner, which stayed the owner (a take-over in between would wake its sender by itself)
+    const after = ownerNow();
+    expect(after.length === 1 && after[0] === owner).toBe(true);
   });
 });
 

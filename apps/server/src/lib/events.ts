@@ -122,6 +122,7 @@ export class EventBus {
   private transport?: EventTransport;
   /** This process among the others (events it sent come back to it and are dropped). */
   readonly origin = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  private readonly ownPrefix = `{"o":${JSON.stringify(this.origin)},`;
 
   setErrorHandler(fn: (err: unknown, name: string) => void) {
     this.onError = fn;
@@ -188,6 +189,9 @@ export class EventBus {
 
   /** An event of another process: its `onEverywhere` listeners run here. */
   private receive(message: string) {
+    // this process's own events come back from the transport: dropped before any parsing (publish
+    // writes the origin first), one JSON.parse of a message and its ticket saved per event
+    if (message.startsWith(this.ownPrefix)) return;
     let e: { o: string; n: string; p: unknown };
     try {
       e = JSON.parse(message);

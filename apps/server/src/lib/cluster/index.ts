@@ -31,6 +31,8 @@ export interface Cluster {
   redis?: Redis;
   /** Prefix of this installation's Redis keys and channels. */
   prefix: string;
+  /** A Redis pub/sub channel of this installation for signals between processes (undefined without Redis). */
+  redisChannel(name: string): EventTransport | undefined;
   close(): Promise<void>;
 }
 
@@ -74,6 +76,7 @@ export async function openCluster(config: Config, database: Database, events: Ev
     locks,
     redis,
     prefix,
+    redisChannel: (name) => (redis ? redisTransport(redis, `${prefix}${name}`) : undefined),
     async close() {
       await events.close();
       await store.close();

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomBytes, randomUUID, webcrypto } from "node:crypto";
 import { SignJWT, jwtVerify } from "jose";
 import type { Config } from "../../config.js";
 import type { AppContext, SessionUser } from "../../context.js";
@@ -20,13 +20,41 @@ export function signAccessToken(config: Config, user: { id: number; profile: str
     .sign(enc.encode(config.jwtSecret));
 }
 
+/**
+ * Per server (its config): the HMAC key, imported once (jose imported the raw bytes again on every
+ * verify), and the tokens whose signature was checked, with their claims (newest last; at most
+ * VERIFIED_MAX). An agent's every request presents the same token, and its signature cannot
+ * change: only that check is kept. The expiry is checked on every use, revocation by `ctx.sessions`.
+ */
+const VERIFIED_MAX = 5000;
+const perServer = new WeakMap<Config, { key: Promise<webcrypto.CryptoKey>; verified: Map<string, AccessClaims & { exp: number }> }>();
+function stateOf(config: Config) {
+  let state = perServer.get(config);
+  if (!state) {
+    const key = webcrypto.subtle.importKey("raw", enc.encode(config.jwtSecret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+    state = { key, verified: new Map() };
+    perServer.set(config, state);
+  }
+  return state;
+}
+
 /** The claims of a valid, unexpired token, or null. */
 export async function verifyAccessToken(config: Config, token: string): Promise<AccessClaims | null> {
+  const { key, verified } = stateOf(config);
+  const known = verified.get(token);
+  if (known) {
+    if (known.exp * 1000 > Date.now()) return known;
+    verified.delete(token);
+    return null;
+  }
   try {
     // a token without an expiry would be valid forever: refused
-    const { payload } = await jwtVerify(token, enc.encode(config.jwtSecret), { algorithms: ["HS256"], requiredClaims: ["exp", "sub"] });
-    if (typeof payload.sub !== "string" || typeof payload.v !== "number") return null;
-    return payload as unknown as AccessClaims;
+    const { payload } = await jwtVerify(token, await key, { algorithms: ["HS256"], requiredClaims: ["exp", "sub"] });
+    if (typeof payload.sub !== "string" || typeof payload.v !== "number" || typeof payload.exp !== "number") return null;
+    const claims = payload as unknown as AccessClaims & { exp: number };
+    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
+    verified.set(token, claims);
+    return claims;
   } catch {
     return null;
   }

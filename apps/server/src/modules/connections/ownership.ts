@@ -6,6 +6,7 @@ import type { RemoteSessions, SESSION_CALLS } from "../../channels/manager.js";
 import type { AppContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
 import { AppError } from "../../lib/errors.js";
+import type { EventTransport } from "../../lib/events.js";
 
 /**
  * Several server processes on one PostgreSQL: each WhatsApp session is owned by exactly one
@@ -26,7 +27,9 @@ import { AppError } from "../../lib/errors.js";
  *   `owner_calls` the owner answers (NOTIFY both ways, a timeout).
  *
  * One NOTIFY channel, `balcao_owner`, payloads: `outbox:<whatsappId>`, `released`,
- * `call:<owner>:<callId>`, `reply:<caller>:<callId>`.
+ * `call:<owner>:<callId>`, `reply:<caller>:<callId>`. With Redis, the outbox wakes (one per
+ * message an agent sends on a process that does not own the session) go over Redis pub/sub
+ * instead: a NOTIFY is a statement and a commit in PostgreSQL, delivered to every listener.
  */
 
 export interface OwnershipOptions {
@@ -42,6 +45,8 @@ export interface OwnershipOptions {
   callTimeoutMs?: number;
   /** how long a call waits for a connection without an owner to get one (a hand-over) */
   ownerWaitMs?: number;
+  /** where the outbox wakes go when not by NOTIFY (Redis pub/sub; a wake lost is sent by the owner's poll) */
+  wakes?: EventTransport;
 }
 
 export interface OwnershipHooks {
@@ -81,6 +86,7 @@ export class SessionOwnership implements RemoteSessions {
   private readonly handling = new Set<number>();
   private hooks?: OwnershipHooks;
   private unlisten?: () => Promise<void>;
+  private readonly wakes?: EventTransport;
   private renewTimer?: NodeJS.Timeout;
   private pollTimer?: NodeJS.Timeout;
   private ticking?: Promise<void>;
@@ -101,6 +107,7 @@ export class SessionOwnership implements RemoteSessions {
     this.pollMs = opts.pollMs ?? 3_000;
     this.callTimeoutMs = opts.callTimeoutMs ?? 10_000;
     this.ownerWaitMs = opts.ownerWaitMs ?? 3_000;
+    this.wakes = opts.wakes;
     this.handle(CALL_SESSION, async () => {
       throw new AppError("ERR_WAPP_NOT_INITIALIZED");
     });
@@ -130,6 +137,7 @@ export class SessionOwnership implements RemoteSessions {
     this.hooks = hooks;
     if (!this.database.listen) throw new Error("session ownership needs PostgreSQL");
     this.unlisten = await this.database.listen(CHANNEL, (payload) => this.onNotify(payload));
+    await this.wakes?.listen((payload) => this.onNotify(payload));
     await this.tick();
     this.renewTimer = setInterval(() => void this.tick(), this.renewMs);
     this.renewTimer.unref();
@@ -165,6 +173,7 @@ export class SessionOwnership implements RemoteSessions {
     for (const w of this.waiters.values()) if (w.timer) clearTimeout(w.timer);
     this.waiters.clear();
     await this.unlisten?.();
+    await this.wakes?.close();
   }
 
   // ---------- leases ----------
@@ -467,7 +476,8 @@ export class SessionOwnership implements RemoteSessions {
       this.hooks?.wakeSender(whatsappId);
       return;
     }
-    void this.notify(`outbox:${whatsappId}`).catch((err) =>
+    const wake = `outbox:${whatsappId}`;
+    void (this.wakes ? this.wakes.send(wake) : this.notify(wake)).catch((err) =>
       this.ctx.log.warn({ err, whatsappId }, "outbox wake not sent (the poll sends it)"),
     );
   }
