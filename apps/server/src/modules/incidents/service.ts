@@ -214,6 +214,10 @@ export async function noticeOpenIncidents(conv: ConvDeps, message: Message, tick
   if (message.fromMe || ticket.isGroup || ticket.whatsappId === null || message.mediaType === "call_log") return;
   const whatsappId = ticket.whatsappId;
   const { ctx } = conv;
+  // almost always none is open: one plain look instead of a transaction per customer message (an
+  // incident opened after this look is as one opened after the message: the next message meets it)
+  const { rows: any } = await ctx.db.execute(sql`select 1 from incidents where status = 'open' limit 1`);
+  if (!any.length) return;
   const queued = await ctx.db.transaction(async (tx) => {
     // the open incidents, held against a close until this commits
     const { rows: open } = await tx.execute<{ id: number; message: string }>(

@@ -8,11 +8,28 @@ import { noticeEnabled, POSITION_JOB, runPositionNotice } from "./position.js";
  * its singleton key); the job decides and sends (position.ts). On the job runner, so the queue's
  * greeting, queued by the same change, goes first.
  */
+const NOTICE_FLAG_MS = 10_000;
+
 export function register(host: ModuleHost): void {
   const { ctx, conv, jobs, clock } = host;
   const isWaiting = (t: Ticket) => t.status === "pending" && t.userId === null && t.queueId !== null && !t.isGroup && t.whatsappId !== null;
+  // whether each queue tells positions, per process: set by every process from the queue's own
+  // event when an admin saves it, read again after 10 s (every waiting customer's message asked)
+  const known = new Map<number, { at: number; on: Promise<boolean> }>();
+  ctx.events.onEverywhere("queue.saved", ({ queue }) =>
+    known.set(queue.id, { at: Date.now(), on: Promise.resolve(queue.positionNotice?.enabled === true) }),
+  );
+  ctx.events.onEverywhere("queue.deleted", ({ queueId }) => known.delete(queueId));
+  const enabled = (queueId: number) => {
+    const hit = known.get(queueId);
+    if (hit && Date.now() - hit.at < NOTICE_FLAG_MS) return hit.on;
+    const on = noticeEnabled(ctx.db, queueId);
+    known.set(queueId, { at: Date.now(), on });
+    on.catch(() => known.delete(queueId));
+    return on;
+  };
   const queue = async (t: Ticket) => {
-    if (t.queueId === null || !(await noticeEnabled(ctx.db, t.queueId))) return;
+    if (t.queueId === null || !(await enabled(t.queueId))) return;
     await jobs.enqueue(POSITION_JOB, { ticketId: t.id }, { singletonKey: `qpos:${t.id}`, maxAttempts: 2, runAt: new Date(clock.now()) });
   };
   const fail = (err: unknown) => ctx.log.error({ err }, "queueing a position notice failed");
