@@ -1,4 +1,5 @@
 import type { AppContext } from "../../context.js";
+import { PromiseCache } from "../../lib/promise-cache.js";
 import { type ConnectionInfo, connectionInfo } from "../connections/service.js";
 import { getSettingValues } from "../settings/service.js";
 
@@ -24,7 +25,7 @@ export interface InboundConfig {
  */
 export function createInboundConfig(ctx: AppContext): InboundConfig {
   // promises, so the messages that find the cache expired together wait for one read instead of each reading
-  const connCache = new Map<number, { at: number; info: Promise<ConnectionInfo | undefined> }>();
+  const connCache = new PromiseCache<number, ConnectionInfo | undefined>(CACHE_MS, (id) => connectionInfo(ctx.db, id));
   let settingsCache: { at: number; values: Promise<InboundSettings> } | undefined;
   const dropConnections = () => connCache.clear();
   ctx.events.onEverywhere("whatsapp.saved", dropConnections);
@@ -35,14 +36,7 @@ export function createInboundConfig(ctx: AppContext): InboundConfig {
     settingsCache = undefined;
   });
   return {
-    async connection(id) {
-      const hit = connCache.get(id);
-      if (hit && Date.now() - hit.at < CACHE_MS) return hit.info;
-      const info = connectionInfo(ctx.db, id);
-      connCache.set(id, { at: Date.now(), info });
-      info.catch(() => connCache.delete(id));
-      return info;
-    },
+    connection: (id) => connCache.get(id),
     async settings() {
       if (settingsCache && Date.now() - settingsCache.at < CACHE_MS) return settingsCache.values;
       const values = getSettingValues(ctx.db, SETTINGS);

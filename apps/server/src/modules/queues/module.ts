@@ -1,4 +1,5 @@
 import type { Ticket } from "@balcao/contract";
+import { PromiseCache } from "../../lib/promise-cache.js";
 import type { ModuleHost } from "../module.js";
 import { noticeEnabled, POSITION_JOB, runPositionNotice } from "./position.js";
 
@@ -15,21 +16,11 @@ export function register(host: ModuleHost): void {
   const isWaiting = (t: Ticket) => t.status === "pending" && t.userId === null && t.queueId !== null && !t.isGroup && t.whatsappId !== null;
   // whether each queue tells positions, per process: set by every process from the queue's own
   // event when an admin saves it, read again after 10 s (every waiting customer's message asked)
-  const known = new Map<number, { at: number; on: Promise<boolean> }>();
-  ctx.events.onEverywhere("queue.saved", ({ queue }) =>
-    known.set(queue.id, { at: Date.now(), on: Promise.resolve(queue.positionNotice?.enabled === true) }),
-  );
+  const known = new PromiseCache<number, boolean>(NOTICE_FLAG_MS, (queueId) => noticeEnabled(ctx.db, queueId));
+  ctx.events.onEverywhere("queue.saved", ({ queue }) => known.set(queue.id, queue.positionNotice?.enabled === true));
   ctx.events.onEverywhere("queue.deleted", ({ queueId }) => known.delete(queueId));
-  const enabled = (queueId: number) => {
-    const hit = known.get(queueId);
-    if (hit && Date.now() - hit.at < NOTICE_FLAG_MS) return hit.on;
-    const on = noticeEnabled(ctx.db, queueId);
-    known.set(queueId, { at: Date.now(), on });
-    on.catch(() => known.delete(queueId));
-    return on;
-  };
   const queue = async (t: Ticket) => {
-    if (t.queueId === null || !(await enabled(t.queueId))) return;
+    if (t.queueId === null || !(await known.get(t.queueId))) return;
     await jobs.enqueue(POSITION_JOB, { ticketId: t.id }, { singletonKey: `qpos:${t.id}`, maxAttempts: 2, runAt: new Date(clock.now()) });
   };
   const fail = (err: unknown) => ctx.log.error({ err }, "queueing a position notice failed");
