@@ -136,8 +136,13 @@ export async function pairedConnection(
   const conn = await call(base, token, "POST", "/simulator/api/connections", { name });
   // no warm-up: a new number's first day would cap its unsolicited sends at 20
   await call(base, token, "PUT", `/whatsapp/${conn.id}`, { ...pace, warmupEnabled: false });
-  const shown = (await call(base, token, "GET", "/simulator/api/connections")).find((c: { id: number }) => c.id === conn.id);
-  await call(base, token, "POST", `/simulator/api/connections/${conn.id}/scan`, { qrcode: shown.qrcode });
+  // the QR code once its session's status is stored (the page hears it over the socket; the create answers first)
+  let shown: { status: string; qrcode: string } | undefined;
+  for (let i = 0; i < 200 && !(shown?.status === "qrcode" && shown.qrcode); i++) {
+    if (i) await new Promise((r) => setTimeout(r, 50));
+    shown = (await call(base, token, "GET", "/simulator/api/connections")).find((c: { id: number }) => c.id === conn.id);
+  }
+  await call(base, token, "POST", `/simulator/api/connections/${conn.id}/scan`, { qrcode: shown?.qrcode });
   for (let i = 0; i < 200; i++) {
     const c = (await call(base, token, "GET", "/simulator/api/connections")).find((x: { id: number }) => x.id === conn.id);
     if (c?.status === "CONNECTED") break;

@@ -70,6 +70,16 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | false
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/**
+ * The QR code the simulator page shows for a connection, once its session's status has been stored
+ * (a new connection's answer comes before that; the page hears it over the socket).
+ */
+const shownQr = (n: Node, id: number) =>
+  until("the QR code shown", async () => {
+    const c = (await api(n, "GET", "/simulator/api/connections")).body.find((x: { id: number }) => x.id === id);
+    return c?.status === "qrcode" && (c.qrcode as string);
+  });
+
 /** Which of the nodes run each connection's session (the live ChannelManager sessions). */
 const runners = (ids: number[], of: Node[]) => ids.map((id) => of.filter((n) => n.channels.get(id)).length);
 
@@ -86,8 +96,8 @@ beforeAll(async () => {
   for (let i = 0; i < CONNECTIONS; i++) {
     const conn = await api(first, "POST", "/simulator/api/connections", { name: `Sim ${i}` });
     expect(conn.status).toBe(200);
-    const shown = (await api(first, "GET", "/simulator/api/connections")).body.find((c: { id: number }) => c.id === conn.body.id);
-    expect((await api(first, "POST", `/simulator/api/connections/${conn.body.id}/scan`, { qrcode: shown.qrcode })).status).toBe(200);
+    const shown = await shownQr(first, conn.body.id);
+    expect((await api(first, "POST", `/simulator/api/connections/${conn.body.id}/scan`, { qrcode: shown })).status).toBe(200);
     connIds.push(conn.body.id);
   }
   expect(first.ownership?.ownedIds()).toEqual(connIds);
@@ -161,9 +171,35 @@ describe("several processes, one inbox: session ownership", () => {
     expect(b.channels.get(conn.body.id)).toBeDefined();
     expect(a.channels.get(conn.body.id)).toBeUndefined();
     // its QR code scanned through the other process
-    const shown = (await api(a, "GET", "/simulator/api/connections")).body.find((c: { id: number }) => c.id === conn.body.id);
-    expect((await api(a, "POST", `/simulator/api/connections/${conn.body.id}/scan`, { qrcode: shown.qrcode })).status).toBe(200);
+    const shown = await shownQr(a, conn.body.id);
+    expect((await api(a, "POST", `/simulator/api/connections/${conn.body.id}/scan`, { qrcode: shown })).status).toBe(200);
     await until("connected", async () => b.channels.get(conn.body.id)?.connected);
+  });
+
+  it("a connection created while a lease round runs is started once: the QR code shown is the one its session scans", async () => {
+    // a process that owns nothing yet: each of its rounds takes any connection without a lease
+    const r = await startNode("node-r");
+    const starts: number[] = [];
+    // every process's session starts (one of the others' rounds may take the new connection first)
+    r.ctx.events.onEverywhere("whatsapp.session", ({ id, status }) => void (status === "OPENING" && starts.push(id)));
+    for (let i = 0; i < 4; i++) {
+      // rounds back to back while the connection is created: one finds the new row without a lease
+      // and takes it over while the request starts it too
+      let created = false;
+      const rounds = (async () => {
+        while (!created) await r.ownership?.tick();
+      })();
+      const conn = await api(r, "POST", "/simulator/api/connections", { name: `Corrida ${i}` }).finally(() => (created = true));
+      await rounds;
+      expect(conn.status).toBe(200);
+      connIds = [...connIds, conn.body.id];
+      const shown = await shownQr(a, conn.body.id);
+      expect((await api(a, "POST", `/simulator/api/connections/${conn.body.id}/scan`, { qrcode: shown })).status).toBe(200);
+      await until("its start heard", () => starts.includes(conn.body.id));
+      expect(starts.filter((id) => id === conn.body.id)).toHaveLength(1);
+    }
+    await r.close();
+    nodes.splice(nodes.indexOf(r), 1);
   });
 
   it("a process that stops hands its sessions over at once; the other starts them from the database", async () => {

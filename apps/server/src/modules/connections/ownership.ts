@@ -81,6 +81,8 @@ export class SessionOwnership implements RemoteSessions {
   private readonly callTimeoutMs: number;
   private readonly ownerWaitMs: number;
   private readonly owned = new Set<number>();
+  /** take-overs in progress (adopt + start), by connection */
+  private readonly takingOver = new Map<number, Promise<void>>();
   private readonly handlers = new Map<string, OwnerCallHandler>();
   private readonly waiters = new Map<number, Waiter>();
   private readonly handling = new Set<number>();
@@ -280,15 +282,33 @@ export class SessionOwnership implements RemoteSessions {
     return rows.length > 0;
   }
 
-  private async takeOver(whatsappId: number): Promise<void> {
+  private takeOver(whatsappId: number): Promise<void> {
     this.owned.add(whatsappId);
     this.ctx.log.info({ whatsappId, process: this.id }, "session owned; starting it here");
-    try {
-      await this.hooks?.adopt(whatsappId);
-      await this.hooks?.start(whatsappId);
-    } catch (err) {
-      this.ctx.log.error({ err, whatsappId }, "starting an owned session failed");
-    }
+    const done = (async () => {
+      try {
+        await this.hooks?.adopt(whatsappId);
+        await this.hooks?.start(whatsappId);
+      } catch (err) {
+        this.ctx.log.error({ err, whatsappId }, "starting an owned session failed");
+      }
+    })().finally(() => {
+      if (this.takingOver.get(whatsappId) === done) this.takingOver.delete(whatsappId);
+    });
+    this.takingOver.set(whatsappId, done);
+    return done;
+  }
+
+  /**
+   * A request's start of a session this process has just taken over in a round (the take-over
+   * starts it): waits for that start instead of starting the session a second time, which would
+   * show a new QR code while the first one is still being stored.
+   */
+  private async startedByTakeOver(whatsappId: number, op: string): Promise<boolean> {
+    const pending = this.takingOver.get(whatsappId);
+    if (!pending || op !== "start") return false;
+    await pending;
+    return true;
   }
 
   /** Renewal failing for longer than the expiry: another process may own the sessions now; they stop here. */
@@ -332,12 +352,14 @@ export class SessionOwnership implements RemoteSessions {
 
   /**
    * Before a session is started, restarted, logged out or stopped on request: answers true when
-   * its owner (another process) did it, false when this process owns it (taking the lease when it
-   * is free) and does it itself.
+   * its owner (another process) did it, or this process's own take-over of it was starting it;
+   * false when this process owns it (taking the lease when it is free) and does it itself.
    */
   async atOwner(whatsappId: number, op: "start" | "newQr" | "logout" | "stop"): Promise<boolean> {
-    if (this.owned.has(whatsappId)) return false;
+    if (this.owned.has(whatsappId)) return this.startedByTakeOver(whatsappId, op);
     if (!this.draining && op !== "stop" && (await this.tryLease(whatsappId))) {
+      // a round took it meanwhile (its lease is this process's, so both "took" it)
+      if (this.owned.has(whatsappId)) return this.startedByTakeOver(whatsappId, op);
       this.owned.add(whatsappId);
       await this.hooks?.adopt(whatsappId);
       return false;

@@ -328,10 +328,11 @@ async function refOf(db: DbOrTx, id: number) {
 }
 
 /** POST /whatsappsession/:id — (re)connects with the stored auth; a QR code follows when there is none. */
-export async function startSession(ctx: AppContext, channels: ChannelManager, id: number): Promise<void> {
+export async function startSession(ctx: AppContext, channels: ChannelManager, id: number, owned = false): Promise<void> {
   const ref = await refOf(ctx.db, id);
-  // several processes: the session runs where its lease is (asked there), or here when this process takes it
-  if (await channels.atOwner(id, "start")) return;
+  // several processes: the session runs where its lease is (asked there), or here when this process
+  // takes it; `owned`: this process's take-over of the lease starts it
+  if (!owned && (await channels.atOwner(id, "start"))) return;
   await applyStatus(ctx, id, { status: "OPENING", qrcode: "" });
   const session = await channels.start(ref).catch((err) => {
     ctx.log.error({ err, whatsappId: id }, "starting a session failed");
