@@ -7,12 +7,13 @@
  * messages a second spread over 600 customers (the bots answer the new ones: menu, shortcut), a disparo of 2 000 at
  * its pace, a schedule due every 10 s, and the dashboard (GET /metrics) every 5 s. Per interval: the process's RSS
  * (server and load share it, as in the other benchmarks), p50/p99 of each request kind, and lost / twice: customer
- * messages sent more than 30 s ago and not stored, channel ids stored twice, agent replies on the phone twice.
+ * messages sent more than 30 s ago and not stored, channel ids stored twice, agent replies on the phone twice, and
+ * the CPU (% of one core) of this process and of PostgreSQL.
  * Writes bench/results/soak-<date>.md (the table) and .svg (RSS and p99 per interval).
  * Not covered: the billing self-service (it needs an SGP / MK-AUTH fake; the bots here are the menu and chat entries).
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -215,6 +216,21 @@ const schedules = (async () => {
   }
 })();
 
+/** CPU seconds (user + system) of every `postgres` process on the machine, from /proc. */
+function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (readFileSync(`/proc/${d}/comm`, "utf8").trim() !== "postgres") continue;
+      const fields = readFileSync(`/proc/${d}/stat`, "utf8").split(") ")[1].split(" ");
+      total += (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {}
+  }
+  return total;
+}
+let cpuMark = { at: performance.now(), node: process.cpuUsage(), pg: postgresCpuSeconds() };
+
 // the table, per interval
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return Number.NaN;
@@ -229,8 +245,8 @@ const kinds: Kind[] = [
   "PUT /tickets/{id}",
   "GET /metrics",
 ];
-const header = `| minute | RSS MiB | heap MiB | ${kinds.map((k) => `${k} n · p50 / p99 ms`).join(" | ")} | customer msgs sent | not stored 30 s after sending | stored twice | replies on the phone twice | disparo rows done | schedules sent |`;
-const rows: string[] = [header, `|${"---:|".repeat(kinds.length + 9)}`];
+const header = `| minute | RSS MiB | heap MiB | ${kinds.map((k) => `${k} n · p50 / p99 ms`).join(" | ")} | customer msgs sent | not stored 30 s after sending | stored twice | replies on the phone twice | disparo rows done | schedules sent | CPU % this process · PostgreSQL |`;
+const rows: string[] = [header, `|${"---:|".repeat(kinds.length + 10)}`];
 const series: { minute: number; rss: number; p99: Record<string, number> }[] = [];
 console.log(
   `\n## Soak — ${MINUTES} min, PostgreSQL, ${AGENTS} agents, 3 numbers, ${RATE} customer messages/s, disparo + schedules + dashboard\n`,
@@ -251,6 +267,12 @@ while (running()) {
   const { rows: progress } = await built.ctx.db.execute<{ d: number; s: number }>(
     sql`select (select count(*)::int from disparos where status <> 'a enviar') as d, (select count(*)::int from schedules where status = 'sent') as s`,
   );
+  // CPU over the interval, in % of one core: this process (server, simulator phones, load) and PostgreSQL
+  const cpu = { at: performance.now(), node: process.cpuUsage(), pg: postgresCpuSeconds() };
+  const wallS = (cpu.at - cpuMark.at) / 1000;
+  const nodePct = ((cpu.node.user + cpu.node.system - cpuMark.node.user - cpuMark.node.system) / 1e6 / wallS) * 100;
+  const pgPct = ((cpu.pg - cpuMark.pg) / wallS) * 100;
+  cpuMark = cpu;
   const mem = process.memoryUsage();
   const rss = mem.rss / 1048576;
   const p99: Record<string, number> = {};
@@ -259,7 +281,7 @@ while (running()) {
     p99[k] = pct(xs, 99);
     return `${xs.length} · ${pct(xs, 50).toFixed(0)} / ${pct(xs, 99).toFixed(0)}`;
   });
-  const row = `| ${minute} | ${rss.toFixed(0)} | ${(mem.heapUsed / 1048576).toFixed(0)} | ${cells.join(" | ")} | ${seq} | ${lost} | ${dup[0].n} | ${dupOut[0].n} | ${progress[0].d} | ${progress[0].s} |`;
+  const row = `| ${minute} | ${rss.toFixed(0)} | ${(mem.heapUsed / 1048576).toFixed(0)} | ${cells.join(" | ")} | ${seq} | ${lost} | ${dup[0].n} | ${dupOut[0].n} | ${progress[0].d} | ${progress[0].s} | ${nodePct.toFixed(0)} · ${pgPct.toFixed(0)} |`;
   console.log(row);
   rows.push(row);
   series.push({ minute, rss, p99 });
