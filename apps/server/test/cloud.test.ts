@@ -453,6 +453,8 @@ describe("templates and the 24 h window", () => {
       payload: { number: n, body: "Sua fatura vence amanhã" },
     });
     expect(res.statusCode, res.body).toBe(200);
+    // unsolicited: it may wait for the number's pace (a timer, which settle does not wait for)
+    await eventually(() => fake.accepted.some((a) => a.to === n), "the template sent");
     await settle(t);
     const sent = fake.accepted.filter((a) => a.to === n);
     expect(sent).toHaveLength(1);

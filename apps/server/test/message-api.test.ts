@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   api,
   customerSays,
+  eventually,
   multipart,
   PNG,
   pairedSimulator,
@@ -132,6 +133,8 @@ describe("POST /api/messages/send", () => {
     const res = await send({ authorization: "Bearer tok-media" }, form);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.ids).toHaveLength(1);
+    // unsolicited: it may wait for the number's pace (a timer, which settle does not wait for)
+    await eventually(async () => (await fromMeOn(s, number)).length > 0, "the media sent");
     await settle(t);
     const got = await fromMeOn(s, number);
     expect(got).toHaveLength(1);

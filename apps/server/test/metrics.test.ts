@@ -319,7 +319,10 @@ describe("GET /metrics", () => {
 describe("GET /metrics after a real conversation", () => {
   it("counts the first response and the resolution written by the pipeline, the greeting not being a reply", async () => {
     const sim = await pairedSimulator(t, { queueIds: [queueA], greetingMessage: "Olá! Já vamos atender." });
-    const before = (await metrics(t.adminToken, "?from=2026-11-01&to=2026-12-31")).body;
+    // rows written now carry the database's clock, not the test's: a period around the real today
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const today = `?from=${day(Date.now() - 86_400_000)}&to=${day(Date.now() + 86_400_000)}`;
+    const before = (await metrics(t.adminToken, today)).body;
     const number = "5511988887777";
     await customerSays(t, sim, number, "minha internet caiu");
     const [ticket] = await ticketOfContact(t, number);
@@ -328,7 +331,7 @@ describe("GET /metrics after a real conversation", () => {
     await customerSays(t, sim, number, "obrigado");
     expect((await api(t, ana.token, "PUT", `/tickets/${ticket.id}`, { status: "closed" })).status).toBe(200);
     await settle(t);
-    const after = (await metrics(t.adminToken, "?from=2026-11-01&to=2026-12-31")).body;
+    const after = (await metrics(t.adminToken, today)).body;
     expect(after.firstResponseTime.overall.count).toBe(before.firstResponseTime.overall.count + 1);
     expect(after.resolutionTime.overall.count).toBe(before.resolutionTime.overall.count + 1);
     const anaBefore = before.firstResponseTime.byAgent.find((a: { userId: number }) => a.userId === ana.id);

@@ -1,13 +1,14 @@
 import type { Ticket } from "@balcao/contract";
 import { PromiseCache } from "../../lib/promise-cache.js";
 import type { ModuleHost } from "../module.js";
-import { noticeEnabled, POSITION_JOB, runPositionNotice } from "./position.js";
+import { noticeEnabled, POSITION_JOB, runPositionNotice, untoldWaiting } from "./position.js";
 
 /**
  * Queues: the position notice (issue 32 §2). A ticket that enters a queue to wait, or whose
  * customer writes while waiting, gets a `queues.position` job (one queued per ticket at a time:
  * its singleton key); the job decides and sends (position.ts). On the job runner, so the queue's
- * greeting, queued by the same change, goes first.
+ * greeting, queued by the same change, goes first. The events come after the commit: a sweep
+ * (every minute, and when a number connects) queues what a killed process did not.
  */
 const NOTICE_FLAG_MS = 10_000;
 
@@ -19,11 +20,21 @@ export function register(host: ModuleHost): void {
   const known = new PromiseCache<number, boolean>(NOTICE_FLAG_MS, (queueId) => noticeEnabled(ctx.db, queueId));
   ctx.events.onEverywhere("queue.saved", ({ queue }) => known.set(queue.id, queue.positionNotice?.enabled === true));
   ctx.events.onEverywhere("queue.deleted", ({ queueId }) => known.delete(queueId));
+  const enqueue = (ticketId: number) =>
+    jobs.enqueue(POSITION_JOB, { ticketId }, { singletonKey: `qpos:${ticketId}`, maxAttempts: 2, runAt: new Date(clock.now()) });
   const queue = async (t: Ticket) => {
     if (t.queueId === null || !(await known.get(t.queueId))) return;
-    await jobs.enqueue(POSITION_JOB, { ticketId: t.id }, { singletonKey: `qpos:${t.id}`, maxAttempts: 2, runAt: new Date(clock.now()) });
+    await enqueue(t.id);
   };
   const fail = (err: unknown) => ctx.log.error({ err }, "queueing a position notice failed");
+  // the safety net of the events below (a process killed between a commit and its event)
+  const sweep = async (whatsappId?: number) => {
+    for (const id of await untoldWaiting(ctx.db, whatsappId)) await enqueue(id);
+  };
+  jobs.every("queues.positionSweep", 60_000, () => sweep());
+  host.channels.onStatus((whatsappId, e) => {
+    if (e.status === "CONNECTED") sweep(whatsappId).catch(fail);
+  });
   ctx.events.on("ticket.updated", ({ ticket, previous, created }) => {
     if (!isWaiting(ticket)) return;
     const entered =

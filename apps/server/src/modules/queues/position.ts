@@ -45,6 +45,25 @@ export function positionText(position: number, queue: string, minutes: number | 
   });
 }
 
+/**
+ * The waiting tickets that should have been told and were not: in a queue that tells positions,
+ * changed in the last hour, never told. Their job is queued on a ticket event, after its commit; a
+ * process killed in between loses it, so this is looked at every minute and when a number
+ * connects (a restart). Tickets that waited before the queue began telling are told when they next
+ * write, as the rule says, not all at once.
+ */
+export async function untoldWaiting(db: DbOrTx, whatsappId?: number): Promise<number[]> {
+  const { rows } = await db.execute<{ id: number }>(sql`
+    select t.id from tickets t join queues q on q.id = t.queue_id
+    where ${waitingIn("t")} and q.position_notice_enabled and t.whatsapp_id is not null
+      ${whatsappId === undefined ? sql`` : sql`and t.whatsapp_id = ${whatsappId}`}
+      and t.updated_at > now() - interval '1 hour'
+      and not exists (select 1 from queue_position_notices n where n.ticket_id = t.id)
+    order by t.id
+    limit 500`);
+  return rows.map((r) => Number(r.id));
+}
+
 /** Whether a ticket's queue tells positions (a cheap look before queueing the job). */
 export async function noticeEnabled(db: DbOrTx, queueId: number): Promise<boolean> {
   const { rows } = await db.execute<{ on: boolean }>(sql`select position_notice_enabled as on from queues where id = ${queueId}`);
