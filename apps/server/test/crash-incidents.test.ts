@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { call, cleanupAll, database, freePort, login, pairedConnection, pool, quiet, Server } from "./crash-kit.js";
+import { call, cleanupAll, customersWriteThroughAKill, database, freePort, login, pairedConnection, quiet, Server } from "./crash-kit.js";
 
 /**
  * Outage mode's two senders survive the server process being killed (SIGKILL) in their middle and
@@ -43,29 +43,14 @@ describe("a server killed during an outage tells each customer once", () => {
 
     // 1. every customer writes (10 at a time); the kill while they do
     const numbers = Array.from({ length: CUSTOMERS }, (_, i) => `55119600${String(i).padStart(5, "0")}`);
-    const failed: string[] = [];
-    let written = 0;
-    let killed: Promise<void> | undefined;
-    const write = (number: string) =>
-      call(server.base, token, "POST", `/simulator/api/connections/${conn.id}/messages`, {
-        number,
-        name: `Cliente ${number.slice(-4)}`,
-        body: "estou sem internet",
-        id: `INC${number}`,
-      });
-    await pool(numbers, 10, write, failed, () => {
-      if (++written === KILL_AFTER_WRITTEN) killed = server.kill();
+    const written = await customersWriteThroughAKill(server, conn.id, numbers, {
+      body: "estou sem internet",
+      idPrefix: "INC",
+      killAfter: KILL_AFTER_WRITTEN,
+      token,
     });
-    await killed;
-    expect(written).toBeGreaterThanOrEqual(KILL_AFTER_WRITTEN);
-    const failedByKill = failed.length;
-
-    await server.start();
-    token = await login(server.base);
-    // the phones send again what the kill refused, with the same ids (a message the server had taken is not taken twice)
-    const stillFailing: string[] = [];
-    await pool([...failed], 5, write, stillFailing);
-    expect(stillFailing).toEqual([]);
+    token = written.token;
+    const failedByKill = written.failedByKill;
     // what the phones had sent and the server had not taken comes again as the session reconnects (redelivery)
     let info = await call(server.base, token, "GET", `/incidents/${incident.id}`);
     for (let i = 0; i < 1200 && info.contactCount < CUSTOMERS; i++) {

@@ -187,3 +187,39 @@ export async function pool<T>(items: T[], parallel: number, task: (item: T) => P
     }),
   );
 }
+
+/**
+ * Customers write through the simulator's API (`parallel` at a time, each message with its own id,
+ * as a phone keeps it); the server is killed (SIGKILL) once `killAfter` were taken, started again,
+ * and the phones send what the kill refused again with the same ids (a message the server had
+ * taken is not taken twice). Answers the admin's new token and how many the kill refused.
+ */
+export async function customersWriteThroughAKill(
+  server: Server,
+  connId: number,
+  numbers: string[],
+  opts: { body: string; idPrefix: string; killAfter: number; token: string; parallel?: number },
+): Promise<{ token: string; failedByKill: number }> {
+  let token = opts.token;
+  const write = (number: string) =>
+    call(server.base, token, "POST", `/simulator/api/connections/${connId}/messages`, {
+      number,
+      name: `Cliente ${number.slice(-4)}`,
+      body: opts.body,
+      id: `${opts.idPrefix}${number}`,
+    });
+  const failed: string[] = [];
+  let written = 0;
+  let killed: Promise<void> | undefined;
+  await pool(numbers, opts.parallel ?? 10, write, failed, () => {
+    if (++written === opts.killAfter) killed = server.kill();
+  });
+  if (!killed) throw new Error(`only ${written} customers' messages were taken: no kill`);
+  await killed;
+  await server.start();
+  token = await login(server.base);
+  const stillFailing: string[] = [];
+  await pool([...failed], 5, write, stillFailing);
+  if (stillFailing.length) throw new Error(`${stillFailing.length} customers' messages refused after the restart`);
+  return { token, failedByKill: failed.length };
+}

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { call, cleanupAll, database, freePort, login, pairedConnection, pool, quiet, Server } from "./crash-kit.js";
+import { call, cleanupAll, customersWriteThroughAKill, database, freePort, login, pairedConnection, quiet, Server } from "./crash-kit.js";
 
 /**
  * The queue's position notice survives the server process being killed (SIGKILL) while customers
@@ -31,27 +31,14 @@ describe("a server killed while customers wait tells each one their position onc
     await call(server.base, token, "PUT", `/whatsapp/${conn.id}`, { queueIds: [queue.id] });
 
     const numbers = Array.from({ length: CUSTOMERS }, (_, i) => `55119700${String(i).padStart(5, "0")}`);
-    const failed: string[] = [];
-    let written = 0;
-    let killed: Promise<void> | undefined;
-    const write = (number: string) =>
-      call(server.base, token, "POST", `/simulator/api/connections/${conn.id}/messages`, {
-        number,
-        name: `Cliente ${number.slice(-4)}`,
-        body: "preciso de ajuda",
-        id: `POS${number}`,
-      });
-    await pool(numbers, 10, write, failed, () => {
-      if (++written === KILL_AFTER_WRITTEN) killed = server.kill();
+    const written = await customersWriteThroughAKill(server, conn.id, numbers, {
+      body: "preciso de ajuda",
+      idPrefix: "POS",
+      killAfter: KILL_AFTER_WRITTEN,
+      token,
     });
-    await killed;
-    const failedByKill = failed.length;
-
-    await server.start();
-    token = await login(server.base);
-    const stillFailing: string[] = [];
-    await pool([...failed], 5, write, stillFailing);
-    expect(stillFailing).toEqual([]);
+    token = written.token;
+    const failedByKill = written.failedByKill;
 
     // counted at the customers' phones once every customer was told (or 60 s passed)
     const count = async () => {

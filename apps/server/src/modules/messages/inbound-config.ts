@@ -26,26 +26,15 @@ export interface InboundConfig {
 export function createInboundConfig(ctx: AppContext): InboundConfig {
   // promises, so the messages that find the cache expired together wait for one read instead of each reading
   const connCache = new PromiseCache<number, ConnectionInfo | undefined>(CACHE_MS, (id) => connectionInfo(ctx.db, id));
-  let settingsCache: { at: number; values: Promise<InboundSettings> } | undefined;
+  const settingsCache = new PromiseCache<"settings", InboundSettings>(CACHE_MS, () => getSettingValues(ctx.db, SETTINGS));
   const dropConnections = () => connCache.clear();
   ctx.events.onEverywhere("whatsapp.saved", dropConnections);
   ctx.events.onEverywhere("whatsapp.deleted", dropConnections);
   ctx.events.onEverywhere("queue.saved", dropConnections);
   ctx.events.onEverywhere("queue.deleted", dropConnections);
-  ctx.events.onEverywhere("setting.updated", () => {
-    settingsCache = undefined;
-  });
+  ctx.events.onEverywhere("setting.updated", () => settingsCache.clear());
   return {
     connection: (id) => connCache.get(id),
-    async settings() {
-      if (settingsCache && Date.now() - settingsCache.at < CACHE_MS) return settingsCache.values;
-      const values = getSettingValues(ctx.db, SETTINGS);
-      const entry = { at: Date.now(), values };
-      settingsCache = entry;
-      values.catch(() => {
-        if (settingsCache === entry) settingsCache = undefined;
-      });
-      return values;
-    },
+    settings: () => settingsCache.get("settings"),
   };
 }
