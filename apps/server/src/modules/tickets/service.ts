@@ -3,6 +3,7 @@ import type { Tag, Ticket, TicketStatus } from "@balcao/contract";
 import { and, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { AppContext, SessionUser } from "../../context.js";
 import { contacts, messages, queues, tags, ticketTags, tickets, users, whatsapps } from "../../db/schema/index.js";
+import { executePrepared } from "../../db/prepared.js";
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
 import { containsPattern, likeEscape } from "../../lib/sql.js";
 import { addLocalDays, parseLocalDateTime, startOfLocalDay } from "../../lib/zoned-time.js";
@@ -11,7 +12,7 @@ import { assertContactAccess } from "../contacts/service.js";
 import { verifyOnWhatsapp } from "../contacts/whatsapp.js";
 import { timeZoneOf } from "../settings/service.js";
 import type { ConvDeps } from "../outbox/deps.js";
-import { canSee, hydrate, liveTicketOf, loadTicket, loadTickets, ticketFor, visibleTo } from "./queries.js";
+import { canSee, liveTicketOf, loadTicket, loadTickets, ticketFor, visibleTo } from "./queries.js";
 import { afterTransition, transitionTicket, writeHistory } from "./apply-transition.js";
 import { type Actor, requestFromUpdate } from "./state-machine.js";
 
@@ -78,20 +79,20 @@ export async function listTickets(ctx: AppContext, user: SessionUser, q: Tickets
     const page = ids.map((id) => byId.get(id)).filter((t): t is Ticket => !!t);
     return { tickets: page, count: offset + page.length + (hasMore ? 1 : 0), hasMore };
   }
-  // lists: the page's ids walk their index inside the hydrating query (one round trip), the count beside it
-  const pageIds = db
-    .select({ id: tickets.id })
-    .from(tickets)
-    .where(where)
-    .orderBy(sql`${tickets.updatedAt} desc nulls last`, sql`${tickets.id} desc nulls last`)
-    .limit(q.rowsPerPage + 1)
-    .offset(offset);
-  const [rows, [{ n }]] = await Promise.all([
-    hydrate(db, sql`t.id in (${pageIds})`, sql`t.updated_at desc nulls last, t.id desc nulls last`, ctx.waitingLines),
-    db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(where),
+  // lists: the page's ids (one extra tells hasMore) and the count side by side, then one hydration; prepared statements
+  const [pageRows, counted] = await Promise.all([
+    executePrepared<{ id: number }>(
+      db,
+      sql`select ${tickets.id} as id from ${tickets} where ${where ?? sql`true`}
+          order by ${tickets.updatedAt} desc nulls last, ${tickets.id} desc nulls last
+          limit ${q.rowsPerPage + 1} offset ${offset}`,
+    ),
+    executePrepared<{ n: number }>(db, sql`select count(*)::int as n from ${tickets} where ${where ?? sql`true`}`),
   ]);
-  const hasMore = rows.length > q.rowsPerPage;
-  return { tickets: rows.slice(0, q.rowsPerPage), count: n, hasMore };
+  const ids = pageRows.rows.map((r) => Number(r.id));
+  const hasMore = ids.length > q.rowsPerPage;
+  const rows = await loadTickets(db, ids.slice(0, q.rowsPerPage), ctx.waitingLines);
+  return { tickets: rows, count: Number(counted.rows[0].n), hasMore };
 }
 
 /** Up to `need` ids of matching tickets, newest first (see SEARCH_WINDOW). */
