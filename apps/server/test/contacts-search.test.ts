@@ -78,4 +78,21 @@ describe("contact search", () => {
     expect((await search("searchParam=concei%C3%A7%C3%A3o")).contacts.map((c) => c.name)).toEqual(["João Conceição"]);
     expect((await search("searchParam=zz-nada")).contacts).toEqual([]);
   });
+
+  it("finds a contact by its new name and e-mail once edited, never by the old ones, nor across the two", async () => {
+    const [zeca] = (await search("searchParam=zeca")).contacts as unknown as { id: number }[];
+    const res = await t.app.inject({
+      method: "PUT",
+      url: `/contacts/${zeca.id}`,
+      headers: bearer(t.adminToken),
+      payload: { name: "Zacarias Lima", number: "5511987650003", email: "zlima@Fibra.net" },
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await search("searchParam=zeca")).contacts).toEqual([]);
+    expect((await search("searchParam=zacarias")).contacts.map((c) => c.name)).toEqual(["Zacarias Lima"]);
+    expect((await search("searchParam=FIBRA")).contacts.map((c) => c.email)).toEqual(["zlima@fibra.net"]);
+    // the end of the name and the start of the e-mail are not one text
+    expect((await search(`searchParam=${encodeURIComponent("lima zlima")}`)).contacts).toEqual([]);
+    expect((await search("searchParam=limazlima")).contacts).toEqual([]);
+  });
 });

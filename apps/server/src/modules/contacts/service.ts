@@ -2,7 +2,6 @@ import { CONTACTS_COUNT_CAP, type Contact, type ContactUpdateBody, contactBody, 
 import { and, asc, count, desc, eq, inArray, like, or, type SQL, sql } from "drizzle-orm";
 import type { AppContext, SessionUser } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
-import { runPrepared } from "../../db/prepared.js";
 import { auditLog, contactExtraInfo, contactTags, contacts, tags, tickets } from "../../db/schema/index.js";
 import { recordAudit } from "../audit/service.js";
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
@@ -95,23 +94,23 @@ export async function listContacts(db: DbOrTx, user: SessionUser, q: { searchPar
     contactAccess(user),
     term
       ? or(
-          sql`lower(${contacts.name}) like ${containsPattern(term)}`,
+          // name and e-mail, lower-cased when written (contacts.search)
+          sql`${contacts.search} like ${containsPattern(term)}`,
           digits.length > 0 ? like(contacts.number, `%${likeEscape(digits)}%`) : undefined,
-          sql`lower(${contacts.email}) like ${containsPattern(term)}`,
         )
       : undefined,
   );
   const { offset, limit } = pageWindow(q.pageNumber, q.rowsPerPage);
   // one row past the page tells whether there is a next one
-  const found = await runPrepared(
-    db
-      .select()
-      .from(contacts)
-      .where(where)
-      .orderBy(asc(sql`lower(${contacts.name})`), asc(contacts.id))
-      .limit(limit + 1)
-      .offset(offset),
-  );
+  // not a prepared statement: a generic plan cannot tell a two-letter pattern (no trigram: walk the name
+  // index) from a rare long one (the trigram indexes), so this plan is made for each term
+  const found = await db
+    .select()
+    .from(contacts)
+    .where(where)
+    .orderBy(asc(sql`lower(${contacts.name})`), asc(contacts.id))
+    .limit(limit + 1)
+    .offset(offset);
   const hasMore = found.length > limit;
   const rows = hasMore ? found.slice(0, limit) : found;
   return { contacts: await hydrateContacts(db, rows), count: await countContacts(db, where, offset, rows.length, hasMore), hasMore };
@@ -125,7 +124,7 @@ export async function listContacts(db: DbOrTx, user: SessionUser, q: { searchPar
 async function countContacts(db: DbOrTx, where: SQL | undefined, offset: number, pageRows: number, hasMore: boolean): Promise<number> {
   if (!hasMore && (pageRows > 0 || offset === 0)) return offset + pageRows;
   const capped = db.select({ one: sql`1` }).from(contacts).where(where).limit(CONTACTS_COUNT_CAP).as("capped");
-  const [{ total }] = await runPrepared(db.select({ total: count() }).from(capped));
+  const [{ total }] = await db.select({ total: count() }).from(capped);
   // past the cap, this page and the row after it are known to exist
   return hasMore ? Math.max(total, offset + pageRows + 1) : total;
 }
