@@ -10,8 +10,15 @@ export function containsPattern(term: string): string {
   return `%${likeEscape(term.toLowerCase())}%`;
 }
 
+/** PostgreSQL's text of a timestamptz in UTC ("2026-11-26 12:00:00.123456+00"), read without Date's slow parse of it. */
+const PG_UTC = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
+
 export function iso(d: Date | string | null | undefined): string {
   if (!d) return new Date(0).toISOString();
+  if (typeof d === "string") {
+    const m = PG_UTC.exec(d);
+    if (m) return `${m[1]}T${m[2]}.${(m[3] ?? "").padEnd(3, "0").slice(0, 3)}Z`;
+  }
   return (d instanceof Date ? d : new Date(d)).toISOString();
 }
 
