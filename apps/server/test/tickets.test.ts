@@ -2,6 +2,7 @@ import { PAGE_SIZE } from "@balcao/contract";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAutoClose } from "../src/jobs/auto-close.js";
+import { loadTickets } from "../src/modules/tickets/queries.js";
 import { api, createQueue, customerSays, pairedSimulator, phoneOf, settle, type SimConnection } from "./conversation-kit.js";
 import { createTestApp, type TestApp } from "./helpers.js";
 
@@ -331,14 +332,15 @@ describe("GET /tickets", () => {
     /** the page's ids are the walk of an index in its order: a Limit right over an Index (Only) Scan, no Sort between */
     const walks = (p: string, index: string) => new RegExp(`Limit[^\\n]*\\n\\s*->\\s+Index (Only )?Scan[^\\n]* using ${index}`).test(p);
 
-    const open = (await captured("/tickets?status=open&showAll=true&pageNumber=1")).find(
-      (s) => /from tickets t/.test(s.sql) && /order by/i.test(s.sql),
-    );
+    const openStatements = await captured("/tickets?status=open&showAll=true&pageNumber=1");
+    const open = openStatements.find((s) => /from "tickets"/.test(s.sql) && /order by/i.test(s.sql) && /limit/i.test(s.sql));
     expect(open).toBeDefined();
     const openPlan = await plan(open as { sql: string; params: unknown[] });
     expect(walks(openPlan, "tickets_status_updated_idx"), openPlan).toBe(true);
-    // the failed mark of the previews reads the small partial index, never every message
-    expect(openPlan).not.toContain("Seq Scan on messages");
+    // the page is hydrated by its ids; the failed mark of the previews reads the small partial index, never every message
+    const hydration = openStatements.find((s) => /from tickets t/.test(s.sql) && /t\.id = any\(/.test(s.sql));
+    expect(hydration).toBeDefined();
+    expect(await plan(hydration as { sql: string; params: unknown[] })).not.toContain("Seq Scan on messages");
 
     // a waiting ticket's place in its queue: the list reads each queue's waiting line once (kept by the process
     // until a ticket changes), walking its partial index in order — nothing sorted
@@ -441,5 +443,36 @@ describe("auto-close", () => {
     await runAutoClose(t.conv);
     expect((await api(t, agent.token, "GET", `/tickets/${tk.id}`)).body.status).toBe("closed");
     await api(t, t.adminToken, "PUT", "/settings/autoCloseHours", { value: "24" });
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)("prepared hot reads (PostgreSQL)", () => {
+  it("a connection plans the ticket hydration once and reuses it, whatever the number of ids; a typed search is never prepared", async () => {
+    const made = await t.ctx.db.execute<{ id: number }>(sql`
+      with c as (insert into contacts (name, number) select 'Preparado ' || g, '55998877000' || g from generate_series(1, 3) g returning id)
+      insert into tickets (status, contact_id) select 'closed', id from c returning id`);
+    const ids = made.rows.map((r) => Number(r.id)).reverse();
+    // one connection (a transaction; a pooled connection may have prepared it before) reads one ticket, then all
+    // of them: one statement, prepared once, run twice more
+    const hydrations = async (tx: Parameters<Parameters<typeof t.ctx.db.transaction>[0]>[0]) =>
+      (
+        await tx.execute<{ statement: string; calls: string }>(
+          sql`select statement, generic_plans + custom_plans as calls from pg_prepared_statements where name like 'b\_%'`,
+        )
+      ).rows;
+    const seen = await t.ctx.db.transaction(async (tx) => {
+      const before = (await hydrations(tx)).filter((r) => /c\.name as c_name/.test(r.statement));
+      const one = await loadTickets(tx, [ids[0]]);
+      const all = await loadTickets(tx, ids);
+      // a search for a typed term on the same connection
+      await tx.execute(sql`select count(*) from contacts where search like ${"%ab%"}`);
+      return { before, one, all, rows: await hydrations(tx) };
+    });
+    expect(seen.one.map((k) => k.id)).toEqual([ids[0]]);
+    expect(seen.all.map((k) => k.id)).toEqual(ids);
+    const hydration = seen.rows.filter((r) => /c\.name as c_name/.test(r.statement));
+    expect(hydration).toHaveLength(1);
+    expect(Number(hydration[0].calls) - Number(seen.before[0]?.calls ?? 0)).toBe(2);
+    expect(seen.rows.some((r) => /search like/.test(r.statement))).toBe(false);
   });
 });

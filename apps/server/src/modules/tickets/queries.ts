@@ -69,18 +69,13 @@ export async function loadTickets(db: DbOrTx, ids: number[], lines?: WaitingLine
   return withPositions(db, rows, lines);
 }
 
-/** A list's page: the tickets whose id `pageIds` answers (a subquery over tickets), in `order`; one statement. */
-export async function loadTicketPage(db: DbOrTx, pageIds: SQL, order: SQL, lines?: WaitingLineLookup): Promise<Ticket[]> {
-  return withPositions(db, await hydrateRows(db, sql`t.id in (${pageIds})`, order), lines);
-}
-
 /**
  * The hydration: one plain query mapped by hand (the hot path of every list and socket payload),
  * run as a prepared statement (planned once per connection: it took 1.7 ms to plan and 0.8 ms to
  * run). The user, queue and connection names are scalar subqueries, not joins: the same rows for
  * a fraction of the planning where it is still planned (PGlite, a new connection).
  */
-async function hydrateRows(db: DbOrTx, filter: SQL, order?: SQL): Promise<HydrateRow[]> {
+async function hydrateRows(db: DbOrTx, filter: SQL): Promise<HydrateRow[]> {
   const { rows } = await executePrepared<HydrateRow>(
     db,
     sql`
@@ -98,7 +93,7 @@ async function hydrateRows(db: DbOrTx, filter: SQL, order?: SQL): Promise<Hydrat
              as incident_ids
     from tickets t
     join contacts c on c.id = t.contact_id
-    where ${filter}${order ? sql` order by ${order}` : sql``}`,
+    where ${filter}`,
   );
   return rows;
 }

@@ -12,7 +12,7 @@ import { assertContactAccess } from "../contacts/service.js";
 import { verifyOnWhatsapp } from "../contacts/whatsapp.js";
 import { timeZoneOf } from "../settings/service.js";
 import type { ConvDeps } from "../outbox/deps.js";
-import { canSee, liveTicketOf, loadTicket, loadTicketPage, loadTickets, ticketFor, visibleTo } from "./queries.js";
+import { canSee, liveTicketOf, loadTicket, loadTickets, ticketFor, visibleTo } from "./queries.js";
 import { afterTransition, transitionTicket, writeHistory } from "./apply-transition.js";
 import { type Actor, requestFromUpdate } from "./state-machine.js";
 
@@ -79,17 +79,22 @@ export async function listTickets(ctx: AppContext, user: SessionUser, q: Tickets
     const page = ids.map((id) => byId.get(id)).filter((t): t is Ticket => !!t);
     return { tickets: page, count: offset + page.length + (hasMore ? 1 : 0), hasMore };
   }
-  // lists: the page (its ids walk their index inside the hydrating statement; one extra tells hasMore) and the
-  // count side by side, each one prepared statement
-  const pageIds = sql`select ${tickets.id} from ${tickets} where ${where ?? sql`true`}
+  // lists: the page's ids (one extra tells hasMore) and the count side by side, then the hydration by those ids,
+  // each a prepared statement. Measured on the side-by-side data: the page's ids walked inside the hydrating
+  // statement (one round trip less) cost PostgreSQL 2.3 ms a list instead of 1.5 (its generic plan).
+  const [pageRows, counted] = await Promise.all([
+    executePrepared<{ id: number }>(
+      db,
+      sql`select ${tickets.id} as id from ${tickets} where ${where ?? sql`true`}
           order by ${tickets.updatedAt} desc nulls last, ${tickets.id} desc nulls last
-          limit ${q.rowsPerPage + 1} offset ${offset}`;
-  const [rows, counted] = await Promise.all([
-    loadTicketPage(db, pageIds, sql`t.updated_at desc nulls last, t.id desc nulls last`, ctx.waitingLines),
+          limit ${q.rowsPerPage + 1} offset ${offset}`,
+    ),
     executePrepared<{ n: number }>(db, sql`select count(*)::int as n from ${tickets} where ${where ?? sql`true`}`),
   ]);
-  const hasMore = rows.length > q.rowsPerPage;
-  return { tickets: rows.slice(0, q.rowsPerPage), count: Number(counted.rows[0].n), hasMore };
+  const ids = pageRows.rows.map((r) => Number(r.id));
+  const hasMore = ids.length > q.rowsPerPage;
+  const rows = await loadTickets(db, ids.slice(0, q.rowsPerPage), ctx.waitingLines);
+  return { tickets: rows, count: Number(counted.rows[0].n), hasMore };
 }
 
 /** Up to `need` ids of matching tickets, newest first (see SEARCH_WINDOW). */
