@@ -196,7 +196,12 @@ export class JobRunner {
     if (this.soonest <= this.clock.now()) this.soonest = Number.POSITIVE_INFINITY;
     const ticking = this.claimAndRun().finally(() => {
       this.ticking = undefined;
-      if (!this.stopped) this.scheduleNext();
+      if (this.stopped) return;
+      // a wake between the loop's last look and this callback only set `again`: look now, not at the poll
+      if (this.again) {
+        this.again = false;
+        this.schedule(0);
+      } else this.scheduleNext();
     });
     this.ticking = ticking;
     return ticking;

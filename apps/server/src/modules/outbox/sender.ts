@@ -176,6 +176,9 @@ export class OutboxSender {
       } while (this.again.has(whatsappId) && !this.stopped);
     })().finally(() => {
       this.running.delete(whatsappId);
+      // a wake between the loop's last look and this callback (a later microtask) found the sender
+      // still running and only marked it: without this its message waited for an unrelated wake
+      if (this.again.has(whatsappId) && !this.stopped) return this.wake(whatsappId);
       if (this.running.size === 0) {
         const waiters = this.idleWaiters;
         this.idleWaiters = [];
