@@ -1,6 +1,8 @@
 import { io as ioClient } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { randomBytes, scryptSync } from "node:crypto";
+import { users } from "../src/db/schema/index.js";
 import { DEMO_ADMIN } from "../src/config.js";
 import { signAccessToken } from "../src/modules/auth/tokens.js";
 import { bearer, createTestApp, type TestApp } from "./helpers.js";
@@ -60,10 +62,30 @@ describe("POST /auth/login", () => {
     const rows = await t.ctx.database.db.query.users.findMany();
     const row = rows.find((r) => r.id === id)!;
     expect(row.passwordHash).toMatch(/^scrypt\$\d+\$/);
+    // scrypt's N: 2^15 or more (32 MiB a hash)
+    expect(Number(row.passwordHash.split("$")[1])).toBeGreaterThanOrEqual(32768);
     expect(row.passwordHash).not.toContain("plain-secret");
     const other = await t.createUser({ password: "plain-secret" });
     const row2 = (await t.ctx.database.db.query.users.findMany()).find((r) => r.id === other.id)!;
     expect(row2.passwordHash).not.toBe(row.passwordHash);
+  });
+
+  it("a password stored with older scrypt parameters still signs in, and is stored with today's after", async () => {
+    const { id, email } = await t.createUser({ password: "senha-antiga-1" });
+    const salt = randomBytes(16);
+    const key = scryptSync("senha-antiga-1", salt, 32, { N: 16384, r: 8, p: 1 });
+    const old = `scrypt$16384$8$1$${salt.toString("base64")}$${key.toString("base64")}`;
+    await t.ctx.db.update(users).set({ passwordHash: old }).where(eq(users.id, id));
+    const hashOf = async () => (await t.ctx.db.select({ h: users.passwordHash }).from(users).where(eq(users.id, id)))[0].h;
+
+    // a wrong password changes nothing
+    expect((await login(email, "senha-errada")).statusCode).toBe(401);
+    expect(await hashOf()).toBe(old);
+    expect((await login(email, "senha-antiga-1")).statusCode).toBe(200);
+    const upgraded = await hashOf();
+    expect(upgraded).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect((await login(email, "senha-antiga-1")).statusCode).toBe(200);
+    expect(await hashOf()).toBe(upgraded);
   });
 });
 

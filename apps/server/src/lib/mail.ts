@@ -1,5 +1,3 @@
-import nodemailer from "nodemailer";
-
 /**
  * Sending e-mail through the provider's SMTP server (settings mail_*): the one place that builds
  * the transport and picks the sender, for the settings' test e-mail and the contracts alike.
@@ -49,6 +47,8 @@ export function senderOf(s: MailSettings): string {
 /** Sends one message; answers the server's message id and its reply. Throws when the server refuses it. */
 export async function sendMail(s: MailSettings, msg: MailMessage): Promise<{ messageId: string; response: string }> {
   const secure = s.mail_smtp_secure === "ssl";
+  // loaded at the first e-mail: a server that never mails never holds nodemailer
+  const { default: nodemailer } = await import("nodemailer");
   const transport = nodemailer.createTransport({
     host: s.mail_host.trim(),
     port: Number(s.mail_port) || (secure ? 465 : 587),

@@ -1,14 +1,36 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual } from "node:crypto";
 
-const N = 16384;
+/**
+ * scrypt N = 2^15, r = 8: 32 MiB of memory per hash. Above glibc's largest dynamic mmap threshold
+ * (32 MiB), so each hash's block is mapped and unmapped: the memory goes back to the system. At
+ * 2^14 (16 MiB) the freed blocks stayed in the malloc arena of each libuv thread that had hashed,
+ * about 16 MiB of resident memory per thread for the process's life (measured: +64 MiB after a
+ * few sign-ins). Older hashes keep their parameters (they travel with the hash) and are re-hashed
+ * at the next sign-in (`needsRehash`).
+ */
+const N = 32768;
 const R = 8;
 const P = 1;
 const KEYLEN = 32;
+/** hashes running at once in this process: at most this many 32 MiB blocks, and libuv threads left for files */
+const AT_ONCE = 2;
 
-function scrypt(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scryptCb(password, salt, KEYLEN, { N: n, r, p, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
-  );
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function scrypt(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
+  if (running >= AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
+  else running++;
+  try {
+    return await new Promise((resolve, reject) =>
+      scryptCb(password, salt, KEYLEN, { N: n, r, p, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+    );
+  } finally {
+    // the slot passes to the next waiting hash, or is freed
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
 }
 
 /** scrypt with a random salt; the parameters travel with the hash so they can be raised later. */
@@ -27,4 +49,9 @@ export async function verifyPassword(password: string, stored: string | null | u
   const expected = Buffer.from(key, "base64");
   const actual = await scrypt(password, Buffer.from(salt, "base64"), Number(n), Number(r), Number(p));
   return stored != null && actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** A stored hash made with other parameters than today's: re-hash it once the password is known. */
+export function needsRehash(stored: string): boolean {
+  return !stored.startsWith(`scrypt$${N}$${R}$${P}$`);
 }

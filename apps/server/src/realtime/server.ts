@@ -1,6 +1,5 @@
 import { AGENT_SETTING_KEYS, type ClientToServerEvents, type ServerToClientEvents } from "@balcao/contract";
 import type { FastifyInstance } from "fastify";
-import { createAdapter } from "@socket.io/redis-adapter";
 import { Server, type Socket } from "socket.io";
 import type { AppContext, SessionUser } from "../context.js";
 import { eq } from "drizzle-orm";
@@ -43,8 +42,7 @@ export function createRealtime(ctx: AppContext, app: FastifyInstance): RealtimeS
     cors: { origin: [...extra], credentials: true },
     allowRequest: (req, done) => done(null, originAllowed(req.headers.origin, req, ctx.config, extra)),
   });
-  const { redis, prefix } = ctx.cluster;
-  if (redis) io.adapter(createAdapter(redis, redis.duplicate(), { key: `${prefix}socket.io` }));
+  ctx.cluster.socketAdapter?.(io);
   io.use(async (socket, next) => {
     try {
       const raw =

@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import type { FastifyBaseLogger } from "fastify";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
+import type { Server } from "socket.io";
 import type { Config } from "../../config.js";
 import type { Database } from "../../db/client.js";
 import type { EventBus, EventTransport } from "../events.js";
@@ -20,7 +21,8 @@ export type { KeyedLocks } from "./locks.js";
  * | PostgreSQL only | LISTEN/NOTIFY | `cluster_*` tables | PostgreSQL advisory locks |
  * | embedded PGlite | in process | memory | in process |
  *
- * The socket.io Redis adapter (`realtime/server.ts`) uses `redis` when there is one.
+ * With Redis, `socketAdapter` gives socket.io (`realtime/server.ts`) the Redis adapter. ioredis and the
+ * adapter are imported only then: a process without Redis never loads them.
  */
 export interface Cluster {
   mode: "single" | "postgres" | "redis";
@@ -29,6 +31,8 @@ export interface Cluster {
   store: SharedStore;
   locks: KeyedLocks;
   redis?: Redis;
+  /** With Redis: makes socket.io's rooms span the processes (`@socket.io/redis-adapter`). */
+  socketAdapter?: (io: Server) => void;
   /** Prefix of this installation's Redis keys and channels. */
   prefix: string;
   /** A Redis pub/sub channel of this installation for signals between processes (undefined without Redis). */
@@ -46,10 +50,13 @@ export async function openCluster(config: Config, database: Database, events: Ev
   let store: SharedStore;
   let transport: EventTransport | undefined;
   let redis: Redis | undefined;
+  let socketAdapter: Cluster["socketAdapter"];
   let mode: Cluster["mode"];
   if (config.REDIS_URL) {
     mode = "redis";
-    const client = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 });
+    // loaded only here: a process without Redis never holds ioredis and the adapter (about 10 MiB of memory)
+    const [{ Redis: RedisClient }, { createAdapter }] = await Promise.all([import("ioredis"), import("@socket.io/redis-adapter")]);
+    const client = new RedisClient(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 });
     let lastError = 0;
     client.on("error", (err) => {
       // one line per 10 s while Redis is unreachable (ioredis reconnects by itself)
@@ -60,6 +67,7 @@ export async function openCluster(config: Config, database: Database, events: Ev
     redis = client;
     store = new RedisStore(client, prefix);
     transport = redisTransport(client, `${prefix}events`);
+    socketAdapter = (io) => void io.adapter(createAdapter(client, client.duplicate(), { key: `${prefix}socket.io` }));
   } else if (database.pool) {
     mode = "postgres";
     store = new PostgresStore(database.db, (err) => log.warn({ err }, "cluster: sweeping expired limits failed"));
@@ -75,6 +83,7 @@ export async function openCluster(config: Config, database: Database, events: Ev
     store,
     locks,
     redis,
+    socketAdapter,
     prefix,
     redisChannel: (name) => (redis ? redisTransport(redis, `${prefix}${name}`) : undefined),
     async close() {

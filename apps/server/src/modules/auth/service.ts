@@ -4,7 +4,7 @@ import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { AppContext } from "../../context.js";
 import { refreshTokens, users } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
-import { verifyPassword } from "../../lib/password.js";
+import { hashPassword, needsRehash, verifyPassword } from "../../lib/password.js";
 import { getSettingValue } from "../settings/service.js";
 import { createUser, endSessions, findUserByEmail, getUser } from "../users/service.js";
 import { hashRefreshToken, newRefreshToken, signAccessToken, successorRefreshToken } from "./tokens.js";
@@ -78,6 +78,15 @@ export async function login(ctx: AppContext, input: LoginBody, ip = ""): Promise
       ip,
     });
     throw new AppError("ERR_INVALID_CREDENTIALS");
+  }
+  if (row.passwordHash && needsRehash(row.passwordHash)) {
+    // a hash of older parameters: today's, now that the password is known (a failure keeps the old one)
+    const passwordHash = await hashPassword(input.password);
+    await ctx.db
+      .update(users)
+      .set({ passwordHash })
+      .where(and(eq(users.id, row.id), eq(users.passwordHash, row.passwordHash)))
+      .catch((err) => ctx.log.warn({ err, userId: row.id }, "re-hashing a password failed"));
   }
   const session = await openSession(ctx, row.id);
   await recordAudit(ctx.db, { actor: { id: row.id, name: row.name }, action: "auth.login", target: `user:${row.id}`, ip });

@@ -1,5 +1,4 @@
 import type { BillingContract, BillingInvoice } from "@balcao/contract";
-import QRCode from "qrcode";
 import type { DbOrTx } from "../../db/client.js";
 import { buildBrCode } from "../../lib/pix-brcode.js";
 import { getSettingValues } from "../settings/service.js";
@@ -49,7 +48,8 @@ export async function pixCodeOf(
   });
 }
 
-export function qrPng(code: string): Promise<Buffer> {
+export async function qrPng(code: string): Promise<Buffer> {
+  const { default: QRCode } = await import("qrcode");
   return QRCode.toBuffer(code, { type: "png", margin: 2, width: 360, errorCorrectionLevel: "M" });
 }
 
