@@ -47,7 +47,7 @@ function cpuSeconds(pid: number): number {
 }
 
 /** CPU seconds of the server processes and of PostgreSQL (every `postgres` process on the machine). */
-function cpuNow(c: Cluster): { servers: number; postgres: number } {
+function cpuNow(c: Cluster): { servers: number; postgres: number; each: number[] } {
   let postgres = 0;
   for (const d of readdirSync("/proc")) {
     if (!/^\d+$/.test(d)) continue;
@@ -55,12 +55,15 @@ function cpuNow(c: Cluster): { servers: number; postgres: number } {
       if (readFileSync(`/proc/${d}/comm`, "utf8").trim() === "postgres") postgres += cpuSeconds(Number(d));
     } catch {}
   }
-  const servers = c.servers.reduce((sum, s) => sum + (s.proc.pid ? cpuSeconds(s.proc.pid) : 0), 0);
-  return { servers, postgres };
+  const each = c.servers.map((s) => (s.proc.pid ? cpuSeconds(s.proc.pid) : 0));
+  return { servers: each.reduce((a, b) => a + b, 0), postgres, each };
 }
 
-const cpuLine = (a: { servers: number; postgres: number }, b: { servers: number; postgres: number }, n: number, what: string) =>
-  `CPU per ${what}: servers ${(((b.servers - a.servers) * 1000) / n).toFixed(2)} ms + PostgreSQL ${(((b.postgres - a.postgres) * 1000) / n).toFixed(2)} ms`;
+type Cpu = ReturnType<typeof cpuNow>;
+const cpuLine = (a: Cpu, b: Cpu, n: number, what: string) =>
+  `CPU per ${what}: servers ${(((b.servers - a.servers) * 1000) / n).toFixed(2)} ms${
+    b.each.length > 1 ? ` (${b.each.map((x, i) => (((x - (a.each[i] ?? 0)) * 1000) / n).toFixed(2)).join(" + ")})` : ""
+  } + PostgreSQL ${(((b.postgres - a.postgres) * 1000) / n).toFixed(2)} ms`;
 
 async function json<T>(base: string, token: string | undefined, method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${base}${path}`, {

@@ -56,7 +56,7 @@ export async function openCluster(config: Config, database: Database, events: Ev
     mode = "redis";
     // loaded only here: a process without Redis never holds ioredis and the adapter (about 10 MiB of memory)
     const [{ Redis: RedisClient }, { createAdapter }] = await Promise.all([import("ioredis"), import("@socket.io/redis-adapter")]);
-    const client = new RedisClient(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 });
+    const client = new RedisClient(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true });
     let lastError = 0;
     client.on("error", (err) => {
       // one line per 10 s while Redis is unreachable (ioredis reconnects by itself)
