@@ -69,6 +69,29 @@ describe.each<Mode>(["redis", "postgres"])("events across processes (%s)", (mode
     }
   });
 
+  it("an incident opened on process A is met by the next customer message on process B (B's cached 'none open' is dropped)", async () => {
+    const sim = await pairedSimulator(b);
+    const number = "5511988880077";
+    // B looks for open incidents at this message and keeps the answer (none) for a while
+    await customerSays(b, sim, number, "Oi, boa tarde");
+    const watcher = await socketFor(await listen(b), b.adminToken);
+    try {
+      const heard = recorder<{ action: string; incident: { id: number } }>(watcher, "incident");
+      const notice = "Estamos com uma falha na fibra da sua região. Previsão: 18h.";
+      const opened = await api(a, a.adminToken, "POST", "/incidents", { title: "Fibra rompida", message: notice });
+      expect(opened.status).toBe(200);
+      await heard.waitFor((p) => p.action === "create" && p.incident.id === opened.body.id);
+      await customerSays(b, sim, number, "Minha internet caiu");
+      await eventually(
+        async () => (await sim.session.messages(number)).some((m) => m.fromMe && m.body === notice),
+        "the incident's notice on the customer's phone",
+      );
+      await api(a, a.adminToken, "POST", `/incidents/${opened.body.id}/close`, {});
+    } finally {
+      watcher.close();
+    }
+  });
+
   it("signing out on process A closes the user's socket on process B", async () => {
     const agent = await b.createUser({ name: "Caio" });
     const socket = await socketFor(await listen(b), agent.token);

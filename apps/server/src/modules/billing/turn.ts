@@ -8,7 +8,7 @@ import { pixSettings } from "./compose.js";
 import type { BillingRegistry } from "./registry.js";
 import { type SelfServiceResult, type SelfServiceState, selfServiceTexts, stepSelfService } from "./self-service.js";
 import { enqueueReplies, linkTicket, recordAction, storeReplyMedia } from "./service.js";
-import { hasOpenIncident, linkMaintenance } from "../incidents/service.js";
+import { anyOpenIncident, linkMaintenance } from "../incidents/service.js";
 
 /**
  * One turn of the self-service bot for a bot step (issue 19): runs the state machine on what the
@@ -107,7 +107,7 @@ async function maintenanceLink(
   after: SelfServiceState,
 ): Promise<void> {
   if (!after.contractId || after.contractId === before?.contractId || !after.document) return;
-  if (!(await hasOpenIncident(conv.ctx.db))) return;
+  if (!(await anyOpenIncident(conv.ctx))) return;
   try {
     const contract = (await billing.findByDocument(after.document)).find((c) => c.id === after.contractId);
     if (!contract || (await billing.connection(contract)).state !== "maintenance") return;

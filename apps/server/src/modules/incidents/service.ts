@@ -121,6 +121,7 @@ export async function getIncident(db: DbOrTx, id: number): Promise<Incident> {
 }
 
 function publish(ctx: AppContext, action: "create" | "update" | "close", incident: Incident) {
+  forgetOpenLook(ctx);
   ctx.events.publish("incident.changed", { action, incident });
 }
 
@@ -214,10 +215,10 @@ export async function noticeOpenIncidents(conv: ConvDeps, message: Message, tick
   if (message.fromMe || ticket.isGroup || ticket.whatsappId === null || message.mediaType === "call_log") return;
   const whatsappId = ticket.whatsappId;
   const { ctx } = conv;
-  // almost always none is open: one plain look instead of a transaction per customer message (an
-  // incident opened after this look is as one opened after the message: the next message meets it)
-  const { rows: any } = await ctx.db.execute(sql`select 1 from incidents where status = 'open' limit 1`);
-  if (!any.length) return;
+  // almost always none is open: a look shared by the messages of 2 s instead of a transaction per
+  // customer message (an incident opened after this look is as one opened after the message: the
+  // next message meets it; an incident opened or closed on any process is heard at once)
+  if (!(await anyOpenIncident(ctx))) return;
   const queued = await ctx.db.transaction(async (tx) => {
     // the open incidents, held against a close until this commits
     const { rows: open } = await tx.execute<{ id: number; message: string }>(
@@ -266,9 +267,35 @@ async function publishLinked(ctx: AppContext, ticketId: number): Promise<void> {
     });
 }
 
-export async function hasOpenIncident(db: DbOrTx): Promise<boolean> {
-  const { rows } = await db.execute(sql`select 1 from incidents where status = 'open' limit 1`);
+/** How long a process trusts its answer to "is an incident open?" when no change was heard. */
+const OPEN_LOOK_MS = 2000;
+const openLooks = new WeakMap<AppContext, { open: boolean; until: number; generation: number }>();
+
+/**
+ * Whether an incident is open: read from the database at most every 2 s per process (each customer
+ * message asks), and again at once after `incident.changed` is heard (`forgetOpenLook`, on every
+ * process). A read that started before a change does not keep its answer.
+ */
+export async function anyOpenIncident(ctx: AppContext): Promise<boolean> {
+  const now = Date.now();
+  let look = openLooks.get(ctx);
+  if (!look) openLooks.set(ctx, (look = { open: false, until: 0, generation: 0 }));
+  if (look.until > now) return look.open;
+  const generation = look.generation;
+  const { rows } = await ctx.db.execute(sql`select 1 from incidents where status = 'open' limit 1`);
+  if (look.generation === generation) {
+    look.open = rows.length > 0;
+    look.until = now + OPEN_LOOK_MS;
+  }
   return rows.length > 0;
+}
+
+/** An incident was opened, changed or closed (on any process): the next look reads the database. */
+export function forgetOpenLook(ctx: AppContext): void {
+  const look = openLooks.get(ctx);
+  if (!look) return;
+  look.generation++;
+  look.until = 0;
 }
 
 /**
