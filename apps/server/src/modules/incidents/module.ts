@@ -1,14 +1,6 @@
 import type { ModuleHost } from "../module.js";
 import { incidentRoutes } from "./routes.js";
-import {
-  CLOSE_TICKETS_JOB,
-  forgetOpenLook,
-  type IncidentDeps,
-  NOTIFY_JOB,
-  runCloseTickets,
-  runNotify,
-  sweepNotify,
-} from "./service.js";
+import { CLOSE_TICKETS_JOB, forgetOpenLook, type IncidentDeps, NOTIFY_JOB, runCloseTickets, runNotify, sweepNotify } from "./service.js";
 
 /**
  * Incidents (outage mode): the routes, the per-connection "normalizado" job at the unsolicited

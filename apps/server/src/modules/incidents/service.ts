@@ -278,8 +278,8 @@ const openLooks = new WeakMap<AppContext, { open: boolean; until: number; genera
  */
 export async function anyOpenIncident(ctx: AppContext): Promise<boolean> {
   const now = Date.now();
-  let look = openLooks.get(ctx);
-  if (!look) openLooks.set(ctx, (look = { open: false, until: 0, generation: 0 }));
+  const look = openLooks.get(ctx) ?? { open: false, until: 0, generation: 0 };
+  openLooks.set(ctx, look);
   if (look.until > now) return look.open;
   const generation = look.generation;
   const { rows } = await ctx.db.execute(sql`select 1 from incidents where status = 'open' limit 1`);
