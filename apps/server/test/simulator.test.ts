@@ -27,6 +27,8 @@ describe("the simulator page and API", () => {
     const created = await api(t, t.adminToken, "POST", "/simulator/api/connections", { name: "Sim Página", queueIds: [queue] });
     expect(created.status).toBe(200);
     const id = created.body.id as number;
+    // the session's first status (its QR code) is stored as the session reports it, after the answer
+    await t.channels.idle();
     const [conn] = (await api(t, t.adminToken, "GET", "/simulator/api/connections")).body;
     expect(conn).toMatchObject({ id, status: "qrcode" });
     expect((await api(t, t.adminToken, "POST", `/simulator/api/connections/${id}/scan`, { qrcode: "wrong" })).status).toBe(400);
