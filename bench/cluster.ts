@@ -37,22 +37,22 @@ interface Cluster {
 }
 
 /** CPU seconds (user + system) a process has used, from /proc (0 when it is gone). */
-function cpuSeconds(pid: number): number {
+function cpuSeconds(pid: number, withEnded = false): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return (Number(fields[11]) + Number(fields[12]) + (withEnded ? Number(fields[13]) + Number(fields[14]) : 0)) / 100;
   } catch {
     return 0;
   }
 }
 
-/** CPU seconds of the server processes and of PostgreSQL (every `postgres` process on the machine). */
+/** CPU seconds of the server processes and of PostgreSQL (every `postgres` process on the machine, and those that ended: the postmaster's reaped children). */
 function cpuNow(c: Cluster): { servers: number; postgres: number; each: number[] } {
   let postgres = 0;
   for (const d of readdirSync("/proc")) {
     if (!/^\d+$/.test(d)) continue;
     try {
-      if (readFileSync(`/proc/${d}/comm`, "utf8").trim() === "postgres") postgres += cpuSeconds(Number(d));
+      if (readFileSync(`/proc/${d}/comm`, "utf8").trim() === "postgres") postgres += cpuSeconds(Number(d), true);
     } catch {}
   }
   const each = c.servers.map((s) => (s.proc.pid ? cpuSeconds(s.proc.pid) : 0));

@@ -216,7 +216,11 @@ const schedules = (async () => {
   }
 })();
 
-/** CPU seconds (user + system) of every `postgres` process on the machine, from /proc. */
+/**
+ * CPU seconds (user + system) of every `postgres` process on the machine, from /proc, with the time
+ * of the ones that ended (the postmaster's reaped children, cutime + cstime): a backend that exits
+ * no longer takes its time away from the sum.
+ */
 function postgresCpuSeconds(): number {
   let total = 0;
   for (const d of readdirSync("/proc")) {
@@ -224,7 +228,7 @@ function postgresCpuSeconds(): number {
     try {
       if (readFileSync(`/proc/${d}/comm`, "utf8").trim() !== "postgres") continue;
       const fields = readFileSync(`/proc/${d}/stat`, "utf8").split(") ")[1].split(" ");
-      total += (Number(fields[11]) + Number(fields[12])) / 100;
+      total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
     } catch {}
   }
   return total;
