@@ -114,9 +114,14 @@ test("5. a chat with three images above the fold opens at its newest message, an
     await shot(page, `polish-chat-images-${width}-light`);
     if (width === 1366) {
       // the user scrolls up to read: what arrives then does not pull the view down
-      await list.evaluate((el) => {
-        el.scrollTop = 0;
-      });
+      // scrolled, and the scroll event handled (the list lets go of the bottom there), as a user's scroll is
+      await list.evaluate(
+        (el) =>
+          new Promise((resolve) => {
+            el.addEventListener("scroll", () => requestAnimationFrame(() => resolve()), { once: true });
+            el.scrollTop = 0;
+          }),
+      );
       await page.waitForFunction(() => document.querySelector('[data-testid="messages-list"]').scrollTop === 0);
       await sim.say(number(1), "Mandei mais uma coisa", name);
       await list.getByText("Mandei mais uma coisa").waitFor();
