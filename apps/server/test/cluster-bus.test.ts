@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { Queue } from "@balcao/contract";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, customerSays, eventually, listen, pairedSimulator, recorder, socketFor } from "./conversation-kit.js";
@@ -112,6 +113,29 @@ describe.each<Mode>(["redis", "postgres"])("events across processes (%s)", (mode
       expect(res.status).toBe(200);
       const heard = await queues.waitFor((p) => p.queue?.name === "Grande");
       expect(heard.queue.greetingMessage).toBe(greeting);
+    } finally {
+      socket.close();
+    }
+  });
+
+  it("a burst of events published on A arrives on B whole and in order, a large one among them", async () => {
+    const socket = await socketFor(await listen(b), b.adminToken);
+    try {
+      const queues = recorder<{ action: string; queue: { name: string; greetingMessage: string } }>(socket, "queue");
+      const res = await api(a, a.adminToken, "POST", "/queue", { name: "Rajada", color: "#445566", greetingMessage: "" });
+      expect(res.status).toBe(200);
+      const queue = res.body as Queue;
+      // published in one go: on PostgreSQL most wait while a NOTIFY is in flight and travel together
+      const names = Array.from({ length: 200 }, (_, i) => `Rajada ${i}`);
+      for (const [i, name] of names.entries())
+        a.ctx.events.publish("queue.saved", {
+          action: "update",
+          queue: { ...queue, name, greetingMessage: i === 100 ? "Olá! ".repeat(3000) : "" },
+        });
+      await queues.waitFor((p) => p.queue?.name === "Rajada 199");
+      const heard = queues.seen.filter((p) => p.queue?.name.startsWith("Rajada ")).map((p) => p.queue.name);
+      expect(heard).toEqual(names);
+      expect(queues.seen.find((p) => p.queue?.name === "Rajada 100")?.queue.greetingMessage).toHaveLength(15_000);
     } finally {
       socket.close();
     }

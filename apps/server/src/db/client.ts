@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { drizzle as drizzlePg, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
+import { preparingClient } from "./preparing-client.js";
 import * as schema from "./schema/index.js";
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -100,7 +101,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     return () => void listeners.delete(l);
   };
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20 });
+    // repeated statements are prepared on their connection: planned once, not on every run (db/preparing-client.ts)
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20, Client: preparingClient() });
     pool.on("error", () => {
       /* idle client errors are reported by the query that hits them */
     });

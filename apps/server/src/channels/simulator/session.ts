@@ -64,6 +64,11 @@ export interface SimulatorStore {
   setRefused(whatsappId: number, number: string, refused: boolean): Promise<void>;
   /** Adds a message; false when one with this id is already kept. */
   addMessage(whatsappId: number, message: SimMessage): Promise<boolean>;
+  /**
+   * A customer writes: its chat saved (`saveChat`: created, or its name and time updated) and the
+   * message added, in one write; false when the id is already kept (the chat is saved all the same).
+   */
+  addCustomerMessage(whatsappId: number, message: SimMessage, chatName?: string): Promise<boolean>;
   message(whatsappId: number, id: string): Promise<SimMessage | undefined>;
   /** The chat's messages, oldest first (the last `limit`). */
   messages(whatsappId: number, chat: string, limit?: number): Promise<SimMessage[]>;
@@ -231,7 +236,6 @@ export class SimulatorSession implements ChannelSession {
       }
     }
     const chat = input.groupId ?? input.number;
-    await this.store.saveChat(this.whatsappId, chat, input.groupId ? undefined : input.name);
     const message: SimMessage = {
       id,
       chat,
@@ -250,7 +254,7 @@ export class SimulatorSession implements ChannelSession {
       senderName: input.name,
       at: new Date().toISOString(),
     };
-    if (!(await this.store.addMessage(this.whatsappId, message))) {
+    if (!(await this.store.addCustomerMessage(this.whatsappId, message, input.groupId ? undefined : input.name))) {
       // the id is known (sent before, or raced in): deliver whatever is kept, if it was not
       const kept = await this.store.message(this.whatsappId, id);
       if (kept && !kept.delivered) await this.deliver(kept);

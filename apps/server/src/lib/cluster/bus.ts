@@ -32,9 +32,15 @@ export function redisTransport(redis: Redis, channel: string): EventTransport {
 export const NOTIFY_MAX_BYTES = 7900;
 const LARGE_EVENT_TTL = "1 minute";
 
+/** Between the events of one NOTIFY: JSON as the bus writes it (`JSON.stringify`, no indentation) never holds a raw newline. */
+const BATCH_SEPARATOR = "\n";
+
 /**
  * PostgreSQL LISTEN/NOTIFY on one channel: a dedicated connection listens (re-connected after a
  * failure); sends go one after another, each committed before the next, so they arrive in order.
+ * Events that wait while a NOTIFY is in flight go together in the next one (up to its size): under
+ * load one statement carries many events instead of one statement each. Messages must not hold a
+ * raw newline (the bus sends JSON without indentation).
  */
 export function postgresTransport(
   pool: pg.Pool,
@@ -42,7 +48,8 @@ export function postgresTransport(
   onError: (err: unknown) => void,
   largeBytes = NOTIFY_MAX_BYTES,
 ): EventTransport {
-  let sending: Promise<unknown> = Promise.resolve();
+  let waiting: { message: string; sent: () => void; failed: (err: unknown) => void }[] = [];
+  let flushing: Promise<void> | undefined;
   let receiving: Promise<unknown> = Promise.resolve();
   let listener: pg.Client | undefined;
   let closed = false;
@@ -74,7 +81,10 @@ export function postgresTransport(
       // a large event is read back before the next one is handed over: the order is kept
       receiving = receiving
         .then(() => resolve(payload))
-        .then((m) => m !== undefined && onMessage(m))
+        .then((m) => {
+          if (m === undefined) return;
+          for (const one of m.split(BATCH_SEPARATOR)) onMessage(one);
+        })
         .catch(onError);
     });
     client.on("error", (err) => {
@@ -88,17 +98,41 @@ export function postgresTransport(
     listener = client;
   };
 
+  /** Sends what waits, in order, as few NOTIFYs as their sizes allow; a large event goes alone (stored, then its id). */
+  const flush = async () => {
+    while (waiting.length) {
+      let n = 1;
+      let bytes = Buffer.byteLength(waiting[0].message);
+      while (n < waiting.length) {
+        const more = Buffer.byteLength(waiting[n].message) + 1;
+        if (bytes + more > largeBytes) break;
+        bytes += more;
+        n++;
+      }
+      const batch = waiting.slice(0, n);
+      waiting = waiting.slice(n);
+      try {
+        await send(batch.map((b) => b.message).join(BATCH_SEPARATOR));
+        for (const b of batch) b.sent();
+      } catch (err) {
+        for (const b of batch) b.failed(err);
+      }
+    }
+    flushing = undefined;
+  };
+
   return {
     send(message) {
-      const next = sending.then(() => send(message));
-      sending = next.catch(() => undefined);
-      return next;
+      return new Promise<void>((sent, failed) => {
+        waiting.push({ message, sent, failed });
+        flushing ??= flush();
+      });
     },
     listen: connect,
     async close() {
       closed = true;
       clearTimeout(retry);
-      await sending;
+      await flushing;
       await listener?.end().catch(() => undefined);
       listener = undefined;
     },

@@ -108,6 +108,23 @@ export function createSimulatorStore(db: Db, dataDir: string): SimulatorStore {
         .returning({ id: simulatorMessages.id });
       return rows.length > 0;
     },
+    async addCustomerMessage(whatsappId, m, chatName) {
+      // the chat's upsert as saveChat does it, and the message as addMessage does, in one statement (a load test's every message)
+      const { rows } = await db.execute<{ id: string }>(sql`
+        with c as (
+          insert into simulator_chats (whatsapp_id, number, name) values (${whatsappId}, ${m.chat}, ${chatName ?? ""})
+          on conflict (whatsapp_id, number) do update
+            set ${chatName ? sql`name = excluded.name, ` : sql``}updated_at = now()
+        )
+        insert into simulator_messages (whatsapp_id, id, chat, from_me, body, media_type, mimetype, file_name, media_file, ack, is_deleted,
+                                        quoted_id, delivered, group_id, sender_name, sender_number)
+        values (${whatsappId}, ${m.id}, ${m.chat}, ${m.fromMe}, ${m.body}, ${m.mediaType}, ${m.mimetype ?? null}, ${m.fileName ?? null},
+                ${m.mediaFile ?? null}, ${m.ack}, ${m.isDeleted}, ${m.quotedId ?? null}, ${m.delivered}, ${m.groupId ?? null},
+                ${m.senderName ?? null}, ${m.groupId ? (m.senderNumber ?? null) : null})
+        on conflict do nothing
+        returning id`);
+      return rows.length > 0;
+    },
     async message(whatsappId, id) {
       const [row] = await db
         .select()

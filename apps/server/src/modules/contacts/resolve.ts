@@ -22,17 +22,26 @@ type FoundRow = {
   t_user_id: number | null;
 };
 
+type Address = { number?: string; lid?: string; name?: string; isGroup: boolean };
+
+/** What the lookup of an address found: the contact, its live ticket on the connection, and what its row lacks that the address gives. */
+export interface FoundContact {
+  contact: ContactLite;
+  live?: LockedLiveTicket;
+  /** columns to update (an empty object when the row already says it all) */
+  patch: Partial<ContactRow>;
+}
+
 /**
- * The contact of a channel address (number first, then LID), created when unknown (pushed onto
- * `created`), with its live ticket on the connection locked for this transaction — one query when
- * both exist. The number and the LID of one person end up on one contact.
+ * The contact of an address (number first, then LID) with its live ticket on the connection, in
+ * one statement; `lock` locks that ticket for the caller's transaction. Undefined when unknown.
  */
-export async function resolveContact(
+export async function findContact(
   tx: DbOrTx,
-  a: { number?: string; lid?: string; name?: string; isGroup: boolean },
-  created: ContactRow[],
-  whatsappId?: number,
-): Promise<{ contact: ContactLite; live?: LockedLiveTicket }> {
+  a: Address,
+  whatsappId: number | undefined,
+  lock: boolean,
+): Promise<FoundContact | undefined> {
   const number = a.number || undefined;
   const lid = a.lid || undefined;
   if (!number && !lid) throw new Error("inbound message without an address");
@@ -47,12 +56,17 @@ export async function resolveContact(
     left join lateral (
       select id, status, queue_id, user_id from tickets
       where ${whatsappId === undefined ? sql`false` : sql`contact_id = c.id and coalesce(whatsapp_id, 0) = ${whatsappId} and status in ('open','pending')`}
-      for update
+      ${lock ? sql`for update` : sql``}
     ) t on true
     where ${match}`);
   const row = rows.find((c) => number && c.number === number) ?? rows[0];
-  if (row) {
-    const contact: ContactLite = {
+  if (!row) return undefined;
+  const patch: Partial<ContactRow> = {};
+  if (lid && !row.lid && !rows.some((c) => c.lid === lid)) patch.lid = lid;
+  if (number && !row.number) patch.number = number;
+  if (a.name && a.name !== row.name && row.name === (row.number ?? row.lid)) patch.name = a.name;
+  return {
+    contact: {
       id: row.id,
       name: row.name,
       number: row.number,
@@ -60,20 +74,36 @@ export async function resolveContact(
       email: row.email,
       isGroup: row.is_group,
       profilePicUrl: row.profile_pic_url,
-    };
-    const live: LockedLiveTicket | undefined =
+    },
+    live:
       row.t_id !== null
         ? { id: row.t_id, status: row.t_status as Ticket["status"], queueId: row.t_queue_id, userId: row.t_user_id }
-        : undefined;
-    const patch: Partial<ContactRow> = {};
-    if (lid && !row.lid && !rows.some((c) => c.lid === lid)) patch.lid = lid;
-    if (number && !row.number) patch.number = number;
-    if (a.name && a.name !== row.name && row.name === (row.number ?? row.lid)) patch.name = a.name;
+        : undefined,
+    patch,
+  };
+}
+
+/**
+ * The contact of a channel address (number first, then LID), created when unknown (pushed onto
+ * `created`), with its live ticket on the connection locked for this transaction — one query when
+ * both exist. The number and the LID of one person end up on one contact.
+ */
+export async function resolveContact(
+  tx: DbOrTx,
+  a: Address,
+  created: ContactRow[],
+  whatsappId?: number,
+): Promise<{ contact: ContactLite; live?: LockedLiveTicket }> {
+  const number = a.number || undefined;
+  const lid = a.lid || undefined;
+  const found = await findContact(tx, a, whatsappId, true);
+  if (found) {
+    const { contact, live, patch } = found;
     if (Object.keys(patch).length === 0) return { contact, live };
     const [updated] = await tx
       .update(contacts)
       .set({ ...patch, updatedAt: new Date() })
-      .where(eq(contacts.id, row.id))
+      .where(eq(contacts.id, contact.id))
       .returning();
     return { contact: { ...contact, name: updated.name, number: updated.number, lid: updated.lid }, live };
   }

@@ -9,7 +9,7 @@ import { mediaUrl, type StoredMedia } from "../../lib/media.js";
 import { previewOf } from "../../lib/preview.js";
 import { iso } from "../../lib/sql.js";
 import type { ConnectionInfo } from "../connections/service.js";
-import { resolveContact } from "../contacts/resolve.js";
+import { findContact, resolveContact } from "../contacts/resolve.js";
 import { contactOf } from "../contacts/service.js";
 import { createProfilePictures } from "../contacts/whatsapp.js";
 import type { ConvDeps } from "../outbox/deps.js";
@@ -117,7 +117,8 @@ export function createMessageBuilder(
     // before the transaction: the bots' caches may need the pool, and a transaction waiting for the pool never ends
     const bots = plan && afterMessage && !msg.fromMe ? await plan({ body, mediaType, fromMe: msg.fromMe }, conn.id) : undefined;
 
-    let result: Stored | undefined;
+    // a message to a known contact's live ticket that it leaves as it is (most of a conversation): one statement, no transaction
+    let result: Stored | undefined = await storeSteady(conn, msg, body, stored, mediaType, bots, journalId);
     for (let attempt = 0; !result; attempt++) {
       try {
         result = await db.transaction((tx) => store(tx, conn, msg, body, stored, mediaType, bots, reopenSeconds, journalId));
@@ -180,14 +181,7 @@ export function createMessageBuilder(
           ).contact
         : contact;
 
-    // routing, not a bot: a connection with one queue (and no Typebot, no self-service before the menu) puts its new conversations there at once
-    const routesToSoleQueue =
-      !msg.fromMe &&
-      !msg.chat.isGroup &&
-      mediaType !== "call_log" &&
-      conn.queues.length === 1 &&
-      !conn.typebot.enabled &&
-      conn.selfService !== "before";
+    const routesToSoleQueue = routesToItsSoleQueue(conn, msg, mediaType);
     const placed = await ticketForMessage(tx, {
       contactId: contact.id,
       whatsappId: conn.id,
@@ -216,32 +210,146 @@ export function createMessageBuilder(
       quotedMsgId = q?.id ?? null;
     }
 
+    const contactId = msg.fromMe ? null : author.id;
+    const w = await writeMessage(tx, {
+      conn,
+      msg,
+      body,
+      stored,
+      mediaType,
+      bots,
+      journalId,
+      ticket,
+      contactId,
+      quotedMsgId,
+      guarded: false,
+    });
+    if (!w) throw new Duplicate();
+    const message = messageOf(msg, body, stored, mediaType, ticket.id, quotedMsgId, w.row, contactId === null ? null : author);
+    return {
+      message,
+      quoted: quotedMsgId !== null,
+      ticket: ticketFromRow(w.row, contact),
+      previous: placed.previous,
+      ticketChanged: placed.changed,
+      created: placed.created,
+      newContacts,
+      botJob: w.botJob,
+    };
+  }
+
+  /**
+   * The steady case in one statement: a known contact (nothing to add to it) writes to its live
+   * ticket on the connection, which this message leaves as it is (no reopening, no routing). The
+   * contact and ticket are looked up without a transaction; the statement then locks the ticket
+   * only if it is still in the state seen (`guarded`), and stores the message, the ticket's
+   * preview and the journal's done mark together, or nothing. Undefined: not that case, or the
+   * ticket changed meanwhile, or the message is already stored — the transaction decides then.
+   */
+  async function storeSteady(
+    conn: ConnectionInfo,
+    msg: InboundMessage,
+    body: string,
+    stored: StoredMedia | undefined,
+    mediaType: string,
+    bots: BotPlan | undefined,
+    journalId: number | undefined,
+  ): Promise<Stored | undefined> {
+    // a group's author and a quoted message need their own lookups: the transaction does them
+    if (msg.chat.isGroup || msg.quotedId) return undefined;
+    const found = await findContact(
+      db,
+      { number: msg.chat.number, lid: msg.chat.lid, name: msg.fromMe ? undefined : (msg.pushName ?? msg.chat.name), isGroup: false },
+      conn.id,
+      false,
+    );
+    const ticket = found?.live;
+    if (!found || !ticket || Object.keys(found.patch).length > 0) return undefined;
+    if (routesToItsSoleQueue(conn, msg, mediaType) && ticket.queueId === null && ticket.userId === null) return undefined;
+    const contactId = msg.fromMe ? null : found.contact.id;
+    const w = await writeMessage(db, {
+      conn,
+      msg,
+      body,
+      stored,
+      mediaType,
+      bots,
+      journalId,
+      ticket,
+      contactId,
+      quotedMsgId: null,
+      guarded: true,
+    });
+    if (!w) return undefined;
+    return {
+      message: messageOf(msg, body, stored, mediaType, ticket.id, null, w.row, contactId === null ? null : found.contact),
+      quoted: false,
+      ticket: ticketFromRow(w.row, found.contact),
+      ticketChanged: false,
+      created: false,
+      newContacts: [],
+      botJob: w.botJob,
+    };
+  }
+
+  /**
+   * The message, the ticket's preview and unread count, the journal's done mark and the bot steps'
+   * safety net in one statement. `guarded`: run on its own, it writes only while the ticket is still
+   * live in the state `ticket` gives (locked for the statement), else nothing. Undefined when
+   * nothing was written (the message was already stored, or the guard failed).
+   */
+  async function writeMessage(
+    tx: DbOrTx,
+    w: {
+      conn: ConnectionInfo;
+      msg: InboundMessage;
+      body: string;
+      stored: StoredMedia | undefined;
+      mediaType: string;
+      bots: BotPlan | undefined;
+      journalId: number | undefined;
+      ticket: { id: number; status: Ticket["status"]; queueId: number | null; userId: number | null };
+      contactId: number | null;
+      quotedMsgId: number | null;
+      guarded: boolean;
+    },
+  ): Promise<{ row: StoredRow; botJob: boolean } | undefined> {
+    const { conn, msg, body, stored, mediaType, ticket } = w;
     const fileName = msg.media?.fileName ?? null;
     const mimetype = stored?.mimetype ?? msg.media?.mimetype ?? null;
-    const contactId = msg.fromMe ? null : author.id;
     // most messages of a conversation in a queue or with an agent have no bot to run: no safety-net job for them
     const botJob =
       !!afterMessage &&
       !msg.fromMe &&
-      (!bots ||
-        bots.mayAnswer({
+      (!w.bots ||
+        w.bots.mayAnswer({
           status: ticket.status,
           userId: ticket.userId,
           queueId: ticket.queueId,
           isGroup: msg.chat.isGroup,
           whatsappId: conn.id,
         }));
-    // the message and the ticket's preview and unread count in one statement
+    // the guard: the ticket as it was seen, locked before the insert reads it
+    const guard = w.guarded
+      ? sql`t as (
+        select id from tickets
+        where id = ${ticket.id} and status = ${ticket.status} and status in ('open', 'pending')
+          and queue_id is not distinct from ${ticket.queueId}::int and user_id is not distinct from ${ticket.userId}::int
+        for update
+      ), `
+      : sql``;
     const res = await tx.execute<StoredRow>(sql`
-      with m as (
+      with ${guard}m as (
         insert into messages (wid, whatsapp_id, body, from_me, read, ack, media_type, media_key, mimetype, file_name, data_json, ticket_id, contact_id,
                               quoted_msg_id, source)
-        values (${msg.id}, ${conn.id}, ${body}, ${msg.fromMe}, ${msg.fromMe}, ${msg.fromMe ? 1 : 0}, ${mediaType}, ${stored?.key ?? null}, ${mimetype},
-                ${fileName}, ${msg.location ? JSON.stringify(msg.location) : msg.vcard ? JSON.stringify(msg.vcard) : null}, ${ticket.id}, ${contactId},
-                ${quotedMsgId}, ${msg.fromMe ? "phone" : "customer"})
+        select ${msg.id}::text, ${conn.id}::int, ${body}::text, ${msg.fromMe}::boolean, ${msg.fromMe}::boolean, ${msg.fromMe ? 1 : 0}::int,
+               ${mediaType}::text, ${stored?.key ?? null}::text, ${mimetype}::text, ${fileName}::text,
+               ${msg.location ? JSON.stringify(msg.location) : msg.vcard ? JSON.stringify(msg.vcard) : null}::text, ${ticket.id}::int,
+               ${w.contactId}::int, ${w.quotedMsgId}::bigint, ${msg.fromMe ? "phone" : "customer"}::text
+        ${w.guarded ? sql`from t` : sql``}
         on conflict do nothing
         returning id, created_at, updated_at
-      )${doneStep(journal, journalId)}${
+      )${doneStep(journal, w.journalId, w.guarded ? sql`exists (select 1 from m)` : undefined)}${
         botJob
           ? sql`, bj as (
         insert into jobs (name, payload, run_at, max_attempts, singleton_key)
@@ -268,44 +376,58 @@ export function createMessageBuilder(
       left join users us on us.id = u.user_id
       left join queues q on q.id = u.queue_id
       left join whatsapps w on w.id = u.whatsapp_id`);
-    const r = res.rows[0];
-    if (!r) throw new Duplicate();
-    const ticketDto = ticketFromRow(r, contact);
-    const message: Message = {
-      id: Number(r.m_id),
-      wid: msg.id,
-      body,
-      fromMe: msg.fromMe,
-      read: msg.fromMe,
-      ack: msg.fromMe ? 1 : 0,
-      isDeleted: false,
-      isEdited: false,
-      mediaType: mediaType as Message["mediaType"],
-      mediaUrl: mediaUrl(stored?.key),
-      mimetype,
-      fileName,
-      ticketId: ticket.id,
-      contactId,
-      contact: contactId !== null ? { id: author.id, name: author.name, profilePicUrl: author.profilePicUrl } : null,
-      quotedMsgId,
-      quotedMsg: null,
-      source: msg.fromMe ? "phone" : "customer",
-      userId: null,
-      sendError: null,
-      createdAt: iso(r.m_created),
-      updatedAt: iso(r.m_updated),
-    };
-    return {
-      message,
-      quoted: quotedMsgId !== null,
-      ticket: ticketDto,
-      previous: placed.previous,
-      ticketChanged: placed.changed,
-      created: placed.created,
-      newContacts,
-      botJob,
-    };
+    const row = res.rows[0];
+    return row ? { row, botJob } : undefined;
   }
 
   return receive;
+}
+
+/** Routing, not a bot: a connection with one queue (and no Typebot, no self-service before the menu) puts its new conversations there at once. */
+function routesToItsSoleQueue(conn: ConnectionInfo, msg: InboundMessage, mediaType: string): boolean {
+  return (
+    !msg.fromMe &&
+    !msg.chat.isGroup &&
+    mediaType !== "call_log" &&
+    conn.queues.length === 1 &&
+    !conn.typebot.enabled &&
+    conn.selfService !== "before"
+  );
+}
+
+/** The stored message as the contract shows it (its row's id and times from the statement that wrote it). */
+function messageOf(
+  msg: InboundMessage,
+  body: string,
+  stored: StoredMedia | undefined,
+  mediaType: string,
+  ticketId: number,
+  quotedMsgId: number | null,
+  r: StoredRow,
+  author: { id: number; name: string; profilePicUrl: string } | null,
+): Message {
+  return {
+    id: Number(r.m_id),
+    wid: msg.id,
+    body,
+    fromMe: msg.fromMe,
+    read: msg.fromMe,
+    ack: msg.fromMe ? 1 : 0,
+    isDeleted: false,
+    isEdited: false,
+    mediaType: mediaType as Message["mediaType"],
+    mediaUrl: mediaUrl(stored?.key),
+    mimetype: stored?.mimetype ?? msg.media?.mimetype ?? null,
+    fileName: msg.media?.fileName ?? null,
+    ticketId,
+    contactId: author?.id ?? null,
+    contact: author ? { id: author.id, name: author.name, profilePicUrl: author.profilePicUrl } : null,
+    quotedMsgId,
+    quotedMsg: null,
+    source: msg.fromMe ? "phone" : "customer",
+    userId: null,
+    sendError: null,
+    createdAt: iso(r.m_created),
+    updatedAt: iso(r.m_updated),
+  };
 }

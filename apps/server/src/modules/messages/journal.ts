@@ -30,8 +30,8 @@ export function deserialize(json: unknown): ChannelEvent {
 }
 
 export interface Journal extends InboundJournal {
-  /** The statement that marks an event done, to run inside the transaction of its effects. */
-  doneStatement(id: number): SQL;
+  /** The statement that marks an event done, to run inside the transaction of its effects (`onlyIf`: a condition it also needs). */
+  doneStatement(id: number, onlyIf?: SQL): SQL;
 }
 
 type JournalRow = typeof inboundEvents.$inferInsert;
@@ -71,7 +71,8 @@ function groupAppender(db: Db, maxBatch = 500): (row: JournalRow) => Promise<num
 }
 
 export function createJournal(db: Db, maxAttempts = JOURNAL_MAX_ATTEMPTS): Journal {
-  const doneStatement = (id: number) => sql`update inbound_events set state = 'done', done_at = now() where id = ${id}`;
+  const doneStatement = (id: number, onlyIf?: SQL) =>
+    sql`update inbound_events set state = 'done', done_at = now() where id = ${id}${onlyIf ? sql` and ${onlyIf}` : sql``}`;
   const append = groupAppender(db);
   return {
     doneStatement,
@@ -112,7 +113,11 @@ export function markDone(journal: Journal, journalId: number | undefined): Promi
   return journalId === undefined ? Promise.resolve() : journal.done(journalId);
 }
 
-/** The journal's done step as a CTE to append to the statement of an event's effects (empty without a journal row). */
-export function doneStep(journal: Journal, journalId: number | undefined): SQL {
-  return journalId === undefined ? sql`` : sql`, j as (${journal.doneStatement(journalId)})`;
+/**
+ * The journal's done step as a CTE to append to the statement of an event's effects (empty without
+ * a journal row); `onlyIf`: when that statement runs on its own (no transaction), the condition
+ * that it wrote the effects.
+ */
+export function doneStep(journal: Journal, journalId: number | undefined, onlyIf?: SQL): SQL {
+  return journalId === undefined ? sql`` : sql`, j as (${journal.doneStatement(journalId, onlyIf)})`;
 }

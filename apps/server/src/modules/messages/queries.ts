@@ -3,7 +3,6 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { AppContext } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
-import { runPrepared } from "../../db/prepared.js";
 import { contacts, messages } from "../../db/schema/index.js";
 import { mediaUrl } from "../../lib/media.js";
 import { iso } from "../../lib/sql.js";
@@ -191,14 +190,12 @@ export async function changeAndLoadMessage(db: DbOrTx, change: SQL, extra: SQL =
 }
 
 export async function loadMessagesPage(db: DbOrTx, ticketId: number, offset: number, limit: number): Promise<Message[]> {
-  // a named statement: PostgreSQL plans the page's joins once per connection, not per request
-  const rows = await runPrepared(
-    selectMessages(db)
-      .where(eq(messages.ticketId, ticketId))
-      .orderBy(sql`${messages.createdAt} desc nulls last`, sql`${messages.id} desc nulls last`)
-      .limit(limit)
-      .offset(offset),
-  );
+  // planned once per pooled connection on PostgreSQL, as every repeated statement (db/preparing-client.ts)
+  const rows = await selectMessages(db)
+    .where(eq(messages.ticketId, ticketId))
+    .orderBy(sql`${messages.createdAt} desc nulls last`, sql`${messages.id} desc nulls last`)
+    .limit(limit)
+    .offset(offset);
   return rows.map((r) => toMessage(r as MessageJoinRow));
 }
 

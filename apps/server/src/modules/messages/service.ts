@@ -1,6 +1,5 @@
 import type { Message, MessagesAnswer, Ticket } from "@balcao/contract";
 import type { DbOrTx } from "../../db/client.js";
-import { runPrepared } from "../../db/prepared.js";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { SessionUser } from "../../context.js";
 import { messages, tickets } from "../../db/schema/index.js";
@@ -33,7 +32,7 @@ export async function listMessages(
   const offset = (q.pageNumber - 1) * q.rowsPerPage;
   const [rows, [{ n }]] = await Promise.all([
     loadMessagesPage(db, ticketId, offset, q.rowsPerPage + 1),
-    runPrepared(db.select({ n: sql<number>`count(*)::int` }).from(messages).where(eq(messages.ticketId, ticketId))),
+    db.select({ n: sql<number>`count(*)::int` }).from(messages).where(eq(messages.ticketId, ticketId)),
   ]);
   const hasMore = rows.length > q.rowsPerPage;
   const page = rows.slice(0, q.rowsPerPage).reverse();

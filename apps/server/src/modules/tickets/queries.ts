@@ -4,7 +4,7 @@ import type { SessionUser, WaitingLineLookup } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import { tickets } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
-import { executePrepared, idArray } from "../../db/prepared.js";
+import { idArray } from "../../db/prepared.js";
 import { iso } from "../../lib/sql.js";
 import { canSee } from "../access/visibility.js";
 
@@ -76,8 +76,7 @@ export async function loadTickets(db: DbOrTx, ids: number[], lines?: WaitingLine
  * a fraction of the planning where it is still planned (PGlite, a new connection).
  */
 async function hydrateRows(db: DbOrTx, filter: SQL): Promise<HydrateRow[]> {
-  const { rows } = await executePrepared<HydrateRow>(
-    db,
+  const { rows } = await db.execute<HydrateRow>(
     sql`
     select t.id, t.status, t.last_message,
            exists (select 1 from messages lm where lm.id = t.last_message_id and lm.send_error is not null) as last_failed, t.unread_messages, t.is_group, t.transf, t.contact_id, t.user_id, t.queue_id, t.whatsapp_id,
@@ -212,8 +211,7 @@ export const waitingIn = (t: string) =>
  */
 export async function queuePositions(db: DbOrTx, ids: number[]): Promise<Map<number, number>> {
   if (!ids.length) return new Map();
-  const { rows } = await executePrepared<{ id: number; pos: number | string }>(
-    db,
+  const { rows } = await db.execute<{ id: number; pos: number | string }>(
     sql`
     with asked as (
       select t.id, t.queue_id from tickets t

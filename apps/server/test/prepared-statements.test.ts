@@ -1,0 +1,65 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, openDatabase } from "../src/db/client.js";
+import { createSharedDatabase } from "./helpers.js";
+
+/**
+ * On PostgreSQL the pool's connections prepare a statement the process sends again and again
+ * (db/preparing-client.ts): PostgreSQL parses and plans it once per connection instead of on every
+ * run. Always on PostgreSQL (TEST_DATABASE_URL's server, or 127.0.0.1:5432), one connection so
+ * that `pg_prepared_statements` shows what that connection keeps.
+ */
+describe("statements prepared on their connection (PostgreSQL)", () => {
+  let shared: { url: string; drop: () => Promise<void> };
+  let database: Database;
+  const prepared = async () =>
+    (await database.db.execute<{ statement: string }>(sql.raw("select statement from pg_prepared_statements"))).rows.map(
+      (r) => r.statement,
+    );
+
+  beforeAll(async () => {
+    shared = await createSharedDatabase();
+    database = await openDatabase({ databaseUrl: shared.url, poolSize: 1 });
+  });
+  afterAll(async () => {
+    await database.close();
+    await shared.drop();
+  });
+
+  it("a statement sent a third time is prepared, and every run answers its own parameters", async () => {
+    const answers: number[] = [];
+    for (const n of [1, 2, 3, 4, 5]) {
+      const { rows } = await database.db.execute<{ v: number }>(sql`select ${n}::int + 100 as v`);
+      answers.push(rows[0].v);
+    }
+    expect(answers).toEqual([101, 102, 103, 104, 105]);
+    expect(await prepared()).toContain("select $1::int + 100 as v");
+  });
+
+  it("a text sent once or twice, one without parameters, and a search by a pattern are not kept on the connection", async () => {
+    await database.db.execute(sql`select ${7}::int * 3 as once`);
+    await database.db.execute(sql`select ${7}::int * 4 as twice`);
+    await database.db.execute(sql`select ${8}::int * 4 as twice`);
+    for (let i = 0; i < 5; i++) await database.db.execute(sql.raw("select 42 as constant"));
+    // a search by a typed term: its plan depends on the pattern, so it is planned every time
+    for (const term of ["%ab%", "%silva%", "%ab%", "%joão%"]) await database.db.execute(sql`select ${term}::text like '%' as searched`);
+    const kept = await prepared();
+    expect(kept.some((s) => s.includes("as once") || s.includes("as twice") || s.includes("constant") || s.includes("searched"))).toBe(
+      false,
+    );
+  });
+
+  it("a prepared lookup reads what was written between its runs", async () => {
+    await database.exec("create table notes_t (id int primary key, body text not null)");
+    for (const id of [1, 2, 3, 4]) {
+      await database.db.execute(sql`insert into notes_t (id, body) values (${id}, ${`nota ${id}`})`);
+      const { rows } = await database.db.execute<{ n: number; last: string }>(
+        sql`select count(*)::int as n, max(body) as last from notes_t where id <= ${id}`,
+      );
+      expect(rows[0]).toEqual({ n: id, last: `nota ${id}` });
+    }
+    const kept = await prepared();
+    expect(kept.some((s) => s.startsWith("insert into notes_t"))).toBe(true);
+    expect(kept.some((s) => s.startsWith("select count(*)::int as n"))).toBe(true);
+  });
+});
