@@ -49,12 +49,13 @@ describe("statements prepared on their connection (PostgreSQL)", () => {
     );
   });
 
-  it("after a migration changes the columns a prepared statement answers, one run fails and the next prepares it afresh", async () => {
+  it("after a migration changes the columns a prepared statement answers, one run fails and the next ones answer the new columns", async () => {
     await database.exec("create table plans_t (id int primary key, body text not null); insert into plans_t values (1, 'um')");
     const read = () => database.db.execute<Record<string, unknown>>(sql`select * from plans_t where id = ${1}`);
     for (let i = 0; i < 4; i++) expect((await read()).rows[0]).toEqual({ id: 1, body: "um" });
     expect(await prepared()).toContain("select * from plans_t where id = $1");
-    // another process's migration, as a deploy runs it
+    // another process's migration, as a deploy runs it: PostgreSQL refuses the stale statement once
+    // ("cached plan must not change result type"), then plans it anew
     await database.exec("alter table plans_t add column extra text not null default 'novo'");
     const failed = await read().then(
       () => undefined,

@@ -43,14 +43,7 @@ const isPattern = (v: unknown) => typeof v === "string" && v.length > 0 && (v.st
 /** A `pg.Client` class (for `pg.Pool`'s `Client` option) that names repeated statements; the counts are shared by the pool's connections. */
 export function preparingClient(): typeof pg.Client {
   const counted = new Map<string, Counted[]>();
-  const byName = new Map<string, Counted>();
   let texts = 0;
-  let renames = 0;
-  const renamed = (entry: Counted) => {
-    byName.delete(entry.name);
-    entry.name = `${entry.name.split("_")[0]}_${(renames++).toString(36)}`;
-    byName.set(entry.name, entry);
-  };
   /** the statement's name once its text was sent often enough, else undefined */
   const nameOf = (text: string): string | undefined => {
     const key = keyOf(text);
@@ -59,7 +52,6 @@ export function preparingClient(): typeof pg.Client {
     if (c === undefined) {
       if (texts >= MAX_COUNTED) return undefined;
       const entry = { text, sends: 1, name: `p${(texts++).toString(36)}` };
-      byName.set(entry.name, entry);
       if (same) same.push(entry);
       else counted.set(key, [entry]);
       return undefined;
@@ -76,29 +68,8 @@ export function preparingClient(): typeof pg.Client {
     // biome-ignore lint/suspicious/noExplicitAny: the arguments are handed to pg's own query as they came
     override query(config: any, values?: any, callback?: any): any {
       const named = this.withName(config, values);
-      if (!named) return super.query(config, values, callback);
-      const cb = typeof values === "function" ? values : callback;
-      if (typeof cb === "function")
-        return super.query(named as pg.QueryConfig, (err: Error | null, res: unknown) => {
-          if (err) this.forgetIfStale(err, named.name as string);
-          cb(err, res);
-        });
-      return (super.query(named as pg.QueryConfig) as Promise<unknown>).catch((err: unknown) => {
-        this.forgetIfStale(err, named.name as string);
-        throw err;
-      });
-    }
-
-    /**
-     * A migration changed the columns a prepared statement answers (PostgreSQL: "cached plan must not
-     * change result type"): that run fails, and the text takes a new name, so the next run prepares
-     * it afresh instead of failing the same way for the connection's life (the stale statement stays
-     * on its connection, unused, until the connection closes).
-     */
-    private forgetIfStale(err: unknown, name: string) {
-      if ((err as { code?: string }).code !== "0A000") return;
-      const entry = byName.get(name);
-      if (entry?.name === name) renamed(entry);
+      if (named) return super.query(named as pg.QueryConfig, typeof values === "function" ? values : callback);
+      return super.query(config, values, callback);
     }
 
     private withName(config: unknown, values: unknown): QueryConfigLike | undefined {
