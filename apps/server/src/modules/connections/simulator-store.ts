@@ -34,6 +34,42 @@ function toSim(r: Row): SimMessage {
   };
 }
 
+/**
+ * Marks customer messages delivered, as the journal appends its rows: marks that arrive while an
+ * update is in flight go together in the next one (a load test's every message pays a share of one
+ * statement, not one each). Each call resolves once its mark is committed.
+ */
+function deliveredMarks(db: Db): (whatsappId: number, id: string) => Promise<void> {
+  let waiting: { whatsappId: number; id: string; done: () => void; failed: (err: unknown) => void }[] = [];
+  let writing = false;
+  async function drain() {
+    writing = true;
+    while (waiting.length) {
+      const batch = waiting.slice(0, 500);
+      waiting = waiting.slice(batch.length);
+      const byConnection = new Map<number, typeof batch>();
+      for (const w of batch) byConnection.set(w.whatsappId, [...(byConnection.get(w.whatsappId) ?? []), w]);
+      for (const [whatsappId, marks] of byConnection) {
+        try {
+          // one text whatever the number of ids (a JSON array): prepared once per connection
+          await db.execute(sql`
+            update simulator_messages set delivered = true
+            where whatsapp_id = ${whatsappId} and id in (select jsonb_array_elements_text(${JSON.stringify(marks.map((m) => m.id))}::jsonb))`);
+          for (const m of marks) m.done();
+        } catch (err) {
+          for (const m of marks) m.failed(err);
+        }
+      }
+    }
+    writing = false;
+  }
+  return (whatsappId, id) =>
+    new Promise<void>((done, failed) => {
+      waiting.push({ whatsappId, id, done, failed });
+      if (!writing) void drain();
+    });
+}
+
 /** The simulator's memory over the database, with media files under DATA_DIR/simulator. */
 export function createSimulatorStore(db: Db, dataDir: string): SimulatorStore {
   const dir = join(dataDir, "simulator");
@@ -141,12 +177,7 @@ export function createSimulatorStore(db: Db, dataDir: string): SimulatorStore {
         .limit(limit);
       return rows.reverse().map(toSim);
     },
-    async setDelivered(whatsappId, id) {
-      await db
-        .update(simulatorMessages)
-        .set({ delivered: true })
-        .where(and(eq(simulatorMessages.whatsappId, whatsappId), eq(simulatorMessages.id, id)));
-    },
+    setDelivered: deliveredMarks(db),
     async undelivered(whatsappId) {
       const rows = await db
         .select()
