@@ -30,6 +30,17 @@ import { loadMessage } from "./queries.js";
  */
 
 type ContactRow = typeof contacts.$inferSelect;
+
+/** A channel message as the builder stores it: its connection, its body and media as kept, the bots' plan, its journal row. */
+interface Incoming {
+  conn: ConnectionInfo;
+  msg: InboundMessage;
+  body: string;
+  stored: StoredMedia | undefined;
+  mediaType: string;
+  bots: BotPlan | undefined;
+  journalId: number | undefined;
+}
 type StoredRow = TicketSqlRow & { m_id: number | string; m_created: Date | string; m_updated: Date | string };
 
 class Duplicate extends Error {}
@@ -118,10 +129,11 @@ export function createMessageBuilder(
     const bots = plan && afterMessage && !msg.fromMe ? await plan({ body, mediaType, fromMe: msg.fromMe }, conn.id) : undefined;
 
     // a message to a known contact's live ticket that it leaves as it is (most of a conversation): one statement, no transaction
-    let result: Stored | undefined = await storeSteady(conn, msg, body, stored, mediaType, bots, journalId);
+    const input: Incoming = { conn, msg, body, stored, mediaType, bots, journalId };
+    let result: Stored | undefined = await storeSteady(input);
     for (let attempt = 0; !result; attempt++) {
       try {
-        result = await db.transaction((tx) => store(tx, conn, msg, body, stored, mediaType, bots, reopenSeconds, journalId));
+        result = await db.transaction((tx) => store(tx, input, reopenSeconds));
       } catch (err) {
         // a concurrent delivery stored it first
         if (err instanceof Duplicate || isUniqueViolation(err, "messages_wid_key")) {
@@ -154,17 +166,8 @@ export function createMessageBuilder(
     }
   }
 
-  async function store(
-    tx: DbOrTx,
-    conn: ConnectionInfo,
-    msg: InboundMessage,
-    body: string,
-    stored: StoredMedia | undefined,
-    mediaType: string,
-    bots: BotPlan | undefined,
-    reopenSeconds: number,
-    journalId: number | undefined,
-  ): Promise<Stored> {
+  async function store(tx: DbOrTx, input: Incoming, reopenSeconds: number): Promise<Stored> {
+    const { conn, msg, body, stored, mediaType, bots } = input;
     const newContacts: ContactRow[] = [];
     const chatAddr = msg.chat.isGroup
       ? { number: msg.chat.groupId, name: msg.chat.name, isGroup: true }
@@ -211,19 +214,7 @@ export function createMessageBuilder(
     }
 
     const contactId = msg.fromMe ? null : author.id;
-    const w = await writeMessage(tx, {
-      conn,
-      msg,
-      body,
-      stored,
-      mediaType,
-      bots,
-      journalId,
-      ticket,
-      contactId,
-      quotedMsgId,
-      guarded: false,
-    });
+    const w = await writeMessage(tx, { ...input, ticket, contactId, quotedMsgId, guarded: false });
     if (!w) throw new Duplicate();
     const message = messageOf(msg, body, stored, mediaType, ticket.id, quotedMsgId, w.row, contactId === null ? null : author);
     return {
@@ -246,15 +237,8 @@ export function createMessageBuilder(
    * preview and the journal's done mark together, or nothing. Undefined: not that case, or the
    * ticket changed meanwhile, or the message is already stored — the transaction decides then.
    */
-  async function storeSteady(
-    conn: ConnectionInfo,
-    msg: InboundMessage,
-    body: string,
-    stored: StoredMedia | undefined,
-    mediaType: string,
-    bots: BotPlan | undefined,
-    journalId: number | undefined,
-  ): Promise<Stored | undefined> {
+  async function storeSteady(input: Incoming): Promise<Stored | undefined> {
+    const { conn, msg, body, stored, mediaType } = input;
     // a group's author and a quoted message need their own lookups: the transaction does them
     if (msg.chat.isGroup || msg.quotedId) return undefined;
     const found = await findContact(
@@ -267,19 +251,7 @@ export function createMessageBuilder(
     if (!found || !ticket || Object.keys(found.patch).length > 0) return undefined;
     if (routesToItsSoleQueue(conn, msg, mediaType) && ticket.queueId === null && ticket.userId === null) return undefined;
     const contactId = msg.fromMe ? null : found.contact.id;
-    const w = await writeMessage(db, {
-      conn,
-      msg,
-      body,
-      stored,
-      mediaType,
-      bots,
-      journalId,
-      ticket,
-      contactId,
-      quotedMsgId: null,
-      guarded: true,
-    });
+    const w = await writeMessage(db, { ...input, ticket, contactId, quotedMsgId: null, guarded: true });
     if (!w) return undefined;
     return {
       message: messageOf(msg, body, stored, mediaType, ticket.id, null, w.row, contactId === null ? null : found.contact),
@@ -300,14 +272,7 @@ export function createMessageBuilder(
    */
   async function writeMessage(
     tx: DbOrTx,
-    w: {
-      conn: ConnectionInfo;
-      msg: InboundMessage;
-      body: string;
-      stored: StoredMedia | undefined;
-      mediaType: string;
-      bots: BotPlan | undefined;
-      journalId: number | undefined;
+    w: Incoming & {
       ticket: { id: number; status: Ticket["status"]; queueId: number | null; userId: number | null };
       contactId: number | null;
       quotedMsgId: number | null;
