@@ -28,3 +28,6 @@ export const now = (): SQL => sql`now()`;
 export function pageWindow(pageNumber: number, rowsPerPage: number) {
   return { offset: (pageNumber - 1) * rowsPerPage, limit: rowsPerPage };
 }
+
+/** A list of ids as one array parameter (`= any(…)`): the statement's text does not change with their number (one prepared statement). */
+export const idArray = (ids: readonly number[]): string => `{${ids.map((id) => Math.trunc(id)).join(",")}}`;

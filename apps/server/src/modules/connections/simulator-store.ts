@@ -48,7 +48,11 @@ function deliveredMarks(db: Db): (whatsappId: number, id: string) => Promise<voi
       const batch = waiting.slice(0, 500);
       waiting = waiting.slice(batch.length);
       const byConnection = new Map<number, typeof batch>();
-      for (const w of batch) byConnection.set(w.whatsappId, [...(byConnection.get(w.whatsappId) ?? []), w]);
+      for (const w of batch) {
+        const marks = byConnection.get(w.whatsappId);
+        if (marks) marks.push(w);
+        else byConnection.set(w.whatsappId, [w]);
+      }
       for (const [whatsappId, marks] of byConnection) {
         try {
           // one text whatever the number of ids (a JSON array): prepared once per connection

@@ -169,9 +169,7 @@ export function createMessageBuilder(
   async function store(tx: DbOrTx, input: Incoming, reopenSeconds: number): Promise<Stored> {
     const { conn, msg, body, stored, mediaType, bots } = input;
     const newContacts: ContactRow[] = [];
-    const chatAddr = msg.chat.isGroup
-      ? { number: msg.chat.groupId, name: msg.chat.name, isGroup: true }
-      : { number: msg.chat.number, lid: msg.chat.lid, name: msg.fromMe ? undefined : (msg.pushName ?? msg.chat.name), isGroup: false };
+    const chatAddr = msg.chat.isGroup ? { number: msg.chat.groupId, name: msg.chat.name, isGroup: true } : personOf(msg);
     const { contact, live } = await resolveContact(tx, chatAddr, newContacts, conn.id);
     const author =
       msg.chat.isGroup && msg.sender && !msg.fromMe
@@ -241,12 +239,7 @@ export function createMessageBuilder(
     const { conn, msg, body, stored, mediaType } = input;
     // a group's author and a quoted message need their own lookups: the transaction does them
     if (msg.chat.isGroup || msg.quotedId) return undefined;
-    const found = await findContact(
-      db,
-      { number: msg.chat.number, lid: msg.chat.lid, name: msg.fromMe ? undefined : (msg.pushName ?? msg.chat.name), isGroup: false },
-      conn.id,
-      false,
-    );
+    const found = await findContact(db, personOf(msg), conn.id, false);
     const ticket = found?.live;
     if (!found || !ticket || Object.keys(found.patch).length > 0) return undefined;
     if (routesToItsSoleQueue(conn, msg, mediaType) && ticket.queueId === null && ticket.userId === null) return undefined;
@@ -346,6 +339,12 @@ export function createMessageBuilder(
   }
 
   return receive;
+}
+
+/** The address of a one-to-one chat's customer (its name only from their own messages: ours carry no push name of theirs). */
+function personOf(msg: InboundMessage) {
+  if (msg.chat.isGroup) throw new Error("a group chat has no one person");
+  return { number: msg.chat.number, lid: msg.chat.lid, name: msg.fromMe ? undefined : (msg.pushName ?? msg.chat.name), isGroup: false };
 }
 
 /** Routing, not a bot: a connection with one queue (and no Typebot, no self-service before the menu) puts its new conversations there at once. */

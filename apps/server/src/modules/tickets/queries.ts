@@ -4,8 +4,7 @@ import type { SessionUser, WaitingLineLookup } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import { tickets } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
-import { idArray } from "../../db/prepared.js";
-import { iso } from "../../lib/sql.js";
+import { idArray, iso } from "../../lib/sql.js";
 import { canSee } from "../access/visibility.js";
 
 /**
