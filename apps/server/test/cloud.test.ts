@@ -420,6 +420,8 @@ describe("templates and the 24 h window", () => {
     expect(res.body[0].body).toBe("Olá Leo, podemos continuar seu atendimento?");
     await settle(t);
     const ours = (await messagesOf(n)).filter((m) => m.from_me).at(-1)!;
+    // unsolicited (the window is closed): it may wait for the number's pace (a timer, which settle does not wait for)
+    await eventually(async () => fake.accepted.some((a) => a.ourId === ours.wid), "the template sent");
     const sent = fake.accepted.find((a) => a.ourId === ours.wid)!;
     expect(sent.body).toMatchObject({
       type: "template",
