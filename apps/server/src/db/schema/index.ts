@@ -23,3 +23,4 @@ export * from "./cluster.js";
 export * from "./health.js";
 export * from "./incidents.js";
 export * from "./audit.js";
+export * from "./ticket-counts.js";

@@ -11,6 +11,7 @@ import { assertContactAccess } from "../contacts/service.js";
 import { verifyOnWhatsapp } from "../contacts/whatsapp.js";
 import { timeZoneOf } from "../settings/service.js";
 import type { ConvDeps } from "../outbox/deps.js";
+import { countTickets } from "./counts.js";
 import { canSee, liveTicketOf, loadTicket, loadTickets, ticketFor, visibleTo } from "./queries.js";
 import { afterTransition, transitionTicket, writeHistory } from "./apply-transition.js";
 import { type Actor, requestFromUpdate } from "./state-machine.js";
@@ -52,9 +53,11 @@ export async function listTickets(ctx: AppContext, user: SessionUser, q: Tickets
   if (!showAll && !term) conds.push(or(eq(tickets.userId, user.id), eq(tickets.status, "pending")));
   if (q.status) conds.push(eq(tickets.status, q.status));
   if (q.queueIds?.length) conds.push(or(inArray(tickets.queueId, q.queueIds), isNull(tickets.queueId)));
-  if (q.withUnreadMessages) conds.push(sql`${tickets.unreadMessages} > 0`);
   if (q.isGroup !== undefined) conds.push(eq(tickets.isGroup, q.isGroup));
   if (q.userId) conds.push(eq(tickets.userId, q.userId));
+  // the conditions above test only status, queue, agent and kind, which ticket_counts is kept by (counts.ts)
+  const countable = conds.length;
+  if (q.withUnreadMessages) conds.push(sql`${tickets.unreadMessages} > 0`);
   if (q.incidentId) conds.push(sql`${tickets.id} in (select ticket_id from incident_tickets where incident_id = ${q.incidentId})`);
   if (q.date) {
     // a day or a date-time: the local day it falls on in the product's zone
@@ -87,12 +90,16 @@ export async function listTickets(ctx: AppContext, user: SessionUser, q: Tickets
           order by ${tickets.updatedAt} desc nulls last, ${tickets.id} desc nulls last
           limit ${q.rowsPerPage + 1} offset ${offset}`,
     ),
-    db.execute<{ n: number }>(sql`select count(*)::int as n from ${tickets} where ${where ?? sql`true`}`),
+    conds.length === countable
+      ? countTickets(db, where)
+      : db
+          .execute<{ n: number }>(sql`select count(*)::int as n from ${tickets} where ${where ?? sql`true`}`)
+          .then((r) => Number(r.rows[0].n)),
   ]);
   const ids = pageRows.rows.map((r) => Number(r.id));
   const hasMore = ids.length > q.rowsPerPage;
   const rows = await loadTickets(db, ids.slice(0, q.rowsPerPage), ctx.waitingLines);
-  return { tickets: rows, count: Number(counted.rows[0].n), hasMore };
+  return { tickets: rows, count: counted, hasMore };
 }
 
 /** Up to `need` ids of matching tickets, newest first (see SEARCH_WINDOW). */
