@@ -47,6 +47,42 @@ describe("contacts", () => {
     });
   });
 
+  it("the list shows each contact's extra info (in the order written) and tags (by name), and none for a bare contact", async () => {
+    const tag = async (name: string) =>
+      (await t.app.inject({ method: "POST", url: "/tags", headers: bearer(t.adminToken), payload: { name, color: "#123456" } })).json().id;
+    const [vip, fibra] = [await tag("VIP lista"), await tag("Fibra lista")];
+    const full = await create(
+      {
+        name: "Listado Completo",
+        number: "5511933330001",
+        extraInfo: [
+          { name: "Plano", value: "500 Mega" },
+          { name: "CPF", value: "123" },
+        ],
+        tagIds: [vip, fibra],
+      },
+      t.adminToken,
+    );
+    expect(full.statusCode).toBe(200);
+    expect((await create({ name: "Listado Vazio", number: "5511933330002" }, t.adminToken)).statusCode).toBe(200);
+    const res = await t.app.inject({ method: "GET", url: "/contacts?searchParam=listado", headers: bearer(t.adminToken) });
+    expect(res.statusCode).toBe(200);
+    const [first, second] = res.json().contacts;
+    expect(first).toMatchObject({
+      name: "Listado Completo",
+      extraInfo: [
+        { name: "Plano", value: "500 Mega" },
+        { name: "CPF", value: "123" },
+      ],
+      tags: [
+        { id: fibra, name: "Fibra lista", color: "#123456" },
+        { id: vip, name: "VIP lista", color: "#123456" },
+      ],
+    });
+    expect(first).toEqual(full.json());
+    expect(second).toMatchObject({ name: "Listado Vazio", extraInfo: [], tags: [] });
+  });
+
   it("keeps a number that already has a country code", async () => {
     const res = await create({ name: "Lisboa", number: "+351 912 345 678" });
     expect(res.json().number).toBe("351912345678");
