@@ -29,5 +29,13 @@ export function pageWindow(pageNumber: number, rowsPerPage: number) {
   return { offset: (pageNumber - 1) * rowsPerPage, limit: rowsPerPage };
 }
 
+/** An int[] column as the driver gives it: an array, or its text ("{1,2}") where no parser is set. */
+export function intArray(v: readonly (number | string)[] | string | null): number[] {
+  if (v === null) return [];
+  if (typeof v !== "string") return v.map(Number);
+  const inner = v.slice(1, -1);
+  return inner ? inner.split(",").map(Number) : [];
+}
+
 /** A list of ids as one array parameter (`= any(…)`): the statement's text does not change with their number (one prepared statement). */
 export const idArray = (ids: readonly number[]): string => `{${ids.map((id) => Math.trunc(id)).join(",")}}`;

@@ -102,21 +102,29 @@ export async function listContacts(db: DbOrTx, user: SessionUser, q: { searchPar
   }
   const where = conds.length ? sql.join(conds, sql` and `) : sql`true`;
   const { offset, limit } = pageWindow(q.pageNumber, q.rowsPerPage);
-  // one row past the page tells whether there is a next one; extra info and tags come in the same statement
-  // not a prepared statement: a generic plan cannot tell a two-letter pattern (no trigram: walk the name
+  // one row past the page tells whether there is a next one; extra info and tags come in the same statement,
+  // and so does the count when the page is not the last (PostgreSQL runs that subquery only then).
+  // Not a prepared statement: a generic plan cannot tell a two-letter pattern (no trigram: walk the name
   // index) from a rare long one (the trigram indexes), so this plan is made for each term
   const { rows: found } = await db.execute<ContactListRow>(sql`
-    select id, name, number, lid, email, profile_pic_url, is_group, erased_at, created_at, updated_at,
-      (select json_agg(json_build_object('id', i.id, 'name', i.name, 'value', i.value) order by i.id)
-         from contact_extra_info i where i.contact_id = contacts.id) as extra_info,
-      (select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
-         from contact_tags ct join tags tg on tg.id = ct.tag_id where ct.contact_id = contacts.id) as tags
-    from contacts where ${where}
-    order by lower(name), id
-    limit ${limit + 1} offset ${offset}`);
+    with page as materialized (
+      select id, name, number, lid, email, profile_pic_url, is_group, erased_at, created_at, updated_at, lower(name) as sort_name,
+        (select json_agg(json_build_object('id', i.id, 'name', i.name, 'value', i.value) order by i.id)
+           from contact_extra_info i where i.contact_id = contacts.id) as extra_info,
+        (select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
+           from contact_tags ct join tags tg on tg.id = ct.tag_id where ct.contact_id = contacts.id) as tags
+      from contacts where ${where}
+      order by lower(name), id
+      limit ${limit + 1} offset ${offset}
+    )
+    select id, name, number, lid, email, profile_pic_url, is_group, erased_at, created_at, updated_at, extra_info, tags,
+      case when (select count(*) from page) > ${limit}
+           then (select count(*) from (select 1 from contacts where ${where} limit ${CONTACTS_COUNT_CAP}) as capped) end::int as total
+    from page order by sort_name, id`);
   const hasMore = found.length > limit;
   const rows = hasMore ? found.slice(0, limit) : found;
-  return { contacts: rows.map(contactOfListRow), count: await countContacts(db, where, offset, rows.length, hasMore), hasMore };
+  const counted = hasMore ? Number(found[0].total) : undefined;
+  return { contacts: rows.map(contactOfListRow), count: await countContacts(db, where, offset, rows.length, counted), hasMore };
 }
 
 type ContactListRow = {
@@ -132,6 +140,7 @@ type ContactListRow = {
   updated_at: string | Date;
   extra_info: Contact["extraInfo"] | string | null;
   tags: Contact["tags"] | string | null;
+  total: number | null;
 };
 
 const jsonList = <T>(v: T[] | string | null): T[] => (v === null ? [] : typeof v === "string" ? (JSON.parse(v) as T[]) : v);
@@ -156,16 +165,17 @@ function contactOfListRow(r: ContactListRow): Contact {
 /**
  * How many contacts match, counted up to CONTACTS_COUNT_CAP (a search on every keystroke does not
  * count thousands of rows): `count` is exact below the cap and means "at least this many" at it.
- * The last page already tells the total without counting.
+ * A page with more after it comes with its capped count (`counted`); the last page tells the
+ * total without counting; only a page past the end counts on its own.
  */
-async function countContacts(db: DbOrTx, where: SQL, offset: number, pageRows: number, hasMore: boolean): Promise<number> {
-  if (!hasMore && (pageRows > 0 || offset === 0)) return offset + pageRows;
+async function countContacts(db: DbOrTx, where: SQL, offset: number, pageRows: number, counted: number | undefined): Promise<number> {
+  // past the cap, this page and the row after it are known to exist
+  if (counted !== undefined) return Math.max(counted, offset + pageRows + 1);
+  if (pageRows > 0 || offset === 0) return offset + pageRows;
   const { rows } = await db.execute<{ total: number }>(
     sql`select count(*)::int as total from (select 1 from contacts where ${where} limit ${CONTACTS_COUNT_CAP}) as capped`,
   );
-  const total = Number(rows[0].total);
-  // past the cap, this page and the row after it are known to exist
-  return hasMore ? Math.max(total, offset + pageRows + 1) : total;
+  return Number(rows[0].total);
 }
 
 async function writeExtras(db: DbOrTx, contactId: number, input: { extraInfo?: { name: string; value: string }[]; tagIds?: number[] }) {

@@ -5,21 +5,18 @@ import type { DbOrTx } from "../../db/client.js";
 export const FOLD_EVERY_MS = 10_000;
 
 /**
- * How many tickets match `where`, from ticket_counts and the changes not folded yet
- * (db/schema/ticket-counts.ts): a sum over a few hundred rows instead of a walk of every matching
- * ticket. `where` may only test the columns the counts are kept by: `tickets.status`, `queue_id`,
- * `user_id` and `is_group` (the subquery is named `tickets`, so the list's own conditions apply
- * as they are written); `countable` says which lists qualify.
+ * How many tickets match `where` (a scalar subquery), from ticket_counts and the changes not folded
+ * yet (db/schema/ticket-counts.ts): a sum over a few hundred rows instead of a walk of every
+ * matching ticket. `where` may only test the columns the counts are kept by: `tickets.status`,
+ * `queue_id`, `user_id` and `is_group` (the rows are named `tickets`, so a list's own conditions
+ * apply as they are written).
  */
-export async function countTickets(db: DbOrTx, where: SQL | undefined): Promise<number> {
-  const { rows } = await db.execute<{ n: number }>(sql`
-    select coalesce(sum(n), 0)::int as n from (
+export function countSql(where: SQL): SQL {
+  return sql`(select coalesce(sum(n), 0)::int from (
       select status, queue_id, user_id, is_group, n from ticket_counts
       union all
       select status, queue_id, user_id, is_group, n from ticket_count_changes
-    ) as "tickets"
-    where ${where ?? sql`true`}`);
-  return Number(rows[0]?.n ?? 0);
+    ) as "tickets" where ${where})`;
 }
 
 /**
