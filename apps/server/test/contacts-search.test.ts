@@ -79,6 +79,25 @@ describe("contact search", () => {
     expect((await search("searchParam=zz-nada")).contacts).toEqual([]);
   });
 
+  it("a term of one or two characters (no trigram) finds the same as a longer one would: name, e-mail, digits, wildcards literally", async () => {
+    // "ç" and "ã" are two characters each in "çã": João Conceição only
+    expect((await search(`searchParam=${encodeURIComponent("ÇÃ")}`)).contacts.map((c) => c.name)).toEqual(["João Conceição"]);
+    // "so" is in Souza (two names) and in msouza@ (already counted): two contacts, in name order
+    const so = await search("searchParam=so");
+    expect(so.contacts.map((c) => c.name)).toEqual(["Maria Souza", "Zeca Souza"]);
+    expect(so).toMatchObject({ count: 2, hasMore: false });
+    // two letters with more than a page: the count is capped as for longer terms
+    const ei = await search("searchParam=ei&rowsPerPage=3");
+    expect(ei).toMatchObject({ count: CONTACTS_COUNT_CAP, hasMore: true });
+    expect(ei.contacts.map((c) => c.name)).toEqual(["Cliente Pereira 00001", "Cliente Pereira 00002", "Cliente Pereira 00003"]);
+    // digits match the number; a term with a wildcard of LIKE matches it literally (no contact has one)
+    const digits = await search("searchParam=03&rowsPerPage=200");
+    expect(digits.contacts.map((c) => c.number)).toContain("5511987650003");
+    expect(digits.contacts.every((c) => c.number.includes("03"))).toBe(true);
+    expect((await search(`searchParam=${encodeURIComponent("%")}`)).contacts).toEqual([]);
+    expect((await search(`searchParam=${encodeURIComponent("_a")}`)).contacts).toEqual([]);
+  });
+
   it("finds a contact by its new name and e-mail once edited, never by the old ones, nor across the two", async () => {
     const [zeca] = (await search("searchParam=zeca")).contacts as unknown as { id: number }[];
     const res = await t.app.inject({

@@ -29,6 +29,18 @@ export function pageWindow(pageNumber: number, rowsPerPage: number) {
   return { offset: (pageNumber - 1) * rowsPerPage, limit: rowsPerPage };
 }
 
+/**
+ * A page's LIMIT or OFFSET written into the statement's text, not sent as a parameter: PostgreSQL
+ * plans a prepared statement once (its generic plan) only when that plan costs no more than one
+ * made for the values, and a generic plan does not know how many rows a `limit $1` takes (it
+ * assumes a tenth of the table), so a list's statement was planned again on every request. The
+ * text now differs per page size and page; the first pages of the usual size are the ones prepared.
+ */
+export function intLiteral(n: number): SQL {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a row count: ${n}`);
+  return sql.raw(String(n));
+}
+
 /** An int[] column as the driver gives it: an array, or its text ("{1,2}") where no parser is set. */
 export function intArray(v: readonly (number | string)[] | string | null): number[] {
   if (v === null) return [];

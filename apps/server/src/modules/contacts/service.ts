@@ -5,7 +5,7 @@ import type { DbOrTx } from "../../db/client.js";
 import { auditLog, contactExtraInfo, contactTags, contacts, tags, tickets } from "../../db/schema/index.js";
 import { recordAudit } from "../audit/service.js";
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
-import { containsPattern, iso, likeEscape, pageWindow } from "../../lib/sql.js";
+import { containsPattern, intLiteral, iso, likeEscape, pageWindow } from "../../lib/sql.js";
 import { canSee, visibleTo } from "../access/visibility.js";
 
 type ContactRow = typeof contacts.$inferSelect;
@@ -96,16 +96,20 @@ export async function listContacts(db: DbOrTx, user: SessionUser, q: { searchPar
   const access = contactAccess(user);
   if (access) conds.push(access);
   if (term) {
-    // name and e-mail, lower-cased when written (contacts.search); the digits against the number
-    const found = sql`contacts.search like ${containsPattern(term)}`;
-    conds.push(digits ? sql`(${found} or contacts.number like ${`%${likeEscape(digits)}%`})` : found);
+    // name and e-mail, lower-cased when written (contacts.search); the digits against the number. A term of
+    // under 3 characters holds no trigram, so no index can find it: it is matched with strpos, which no index
+    // serves, and its plan is always the walk of the name index, whatever the term — the same plan for every
+    // term, so the statement is prepared (planned once per connection). A longer term goes as LIKE, for the
+    // trigram indexes, and is planned for itself (a rare term: the index; a common one: the walk).
+    const short = [...term].length < 3;
+    const found = short ? sql`strpos(contacts.search, ${term.toLowerCase()}) > 0` : sql`contacts.search like ${containsPattern(term)}`;
+    const byNumber = short ? sql`strpos(contacts.number, ${digits}) > 0` : sql`contacts.number like ${`%${likeEscape(digits)}%`}`;
+    conds.push(digits ? sql`(${found} or ${byNumber})` : found);
   }
   const where = conds.length ? sql.join(conds, sql` and `) : sql`true`;
   const { offset, limit } = pageWindow(q.pageNumber, q.rowsPerPage);
   // one row past the page tells whether there is a next one; extra info and tags come in the same statement,
-  // and so does the count when the page is not the last (PostgreSQL runs that subquery only then).
-  // Not a prepared statement: a generic plan cannot tell a two-letter pattern (no trigram: walk the name
-  // index) from a rare long one (the trigram indexes), so this plan is made for each term
+  // and so does the count when the page is not the last (PostgreSQL runs that subquery only then)
   const { rows: found } = await db.execute<ContactListRow>(sql`
     with page as materialized (
       select id, name, number, lid, email, profile_pic_url, is_group, erased_at, created_at, updated_at, lower(name) as sort_name,
@@ -115,11 +119,11 @@ export async function listContacts(db: DbOrTx, user: SessionUser, q: { searchPar
            from contact_tags ct join tags tg on tg.id = ct.tag_id where ct.contact_id = contacts.id) as tags
       from contacts where ${where}
       order by lower(name), id
-      limit ${limit + 1} offset ${offset}
+      limit ${intLiteral(limit + 1)} offset ${intLiteral(offset)}
     )
     select id, name, number, lid, email, profile_pic_url, is_group, erased_at, created_at, updated_at, extra_info, tags,
-      case when (select count(*) from page) > ${limit}
-           then (select count(*) from (select 1 from contacts where ${where} limit ${CONTACTS_COUNT_CAP}) as capped) end::int as total
+      case when (select count(*) from page) > ${intLiteral(limit)}
+           then (select count(*) from (select 1 from contacts where ${where} limit ${intLiteral(CONTACTS_COUNT_CAP)}) as capped) end::int as total
     from page order by sort_name, id`);
   const hasMore = found.length > limit;
   const rows = hasMore ? found.slice(0, limit) : found;

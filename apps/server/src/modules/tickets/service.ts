@@ -4,7 +4,7 @@ import { and, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { AppContext, SessionUser } from "../../context.js";
 import { contacts, messages, queues, tags, ticketTags, tickets, users, whatsapps } from "../../db/schema/index.js";
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
-import { containsPattern, intArray, likeEscape } from "../../lib/sql.js";
+import { containsPattern, intArray, intLiteral, likeEscape } from "../../lib/sql.js";
 import { addLocalDays, parseLocalDateTime, startOfLocalDay } from "../../lib/zoned-time.js";
 import { defaultWhatsappId } from "../connections/service.js";
 import { assertContactAccess } from "../contacts/service.js";
@@ -89,7 +89,7 @@ export async function listTickets(ctx: AppContext, user: SessionUser, q: Tickets
   const { rows: found } = await db.execute<{ ids: number[] | string; n: number }>(sql`
     select array(select ${tickets.id} from ${tickets} where ${w}
                  order by ${tickets.updatedAt} desc nulls last, ${tickets.id} desc nulls last
-                 limit ${q.rowsPerPage + 1} offset ${offset}) as ids,
+                 limit ${intLiteral(q.rowsPerPage + 1)} offset ${intLiteral(offset)}) as ids,
            ${conds.length === countable ? countSql(w) : sql`(select count(*)::int from ${tickets} where ${w})`} as n`);
   const ids = intArray(found[0].ids);
   const counted = Number(found[0].n);
