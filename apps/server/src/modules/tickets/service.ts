@@ -135,7 +135,7 @@ async function searchIds(db: AppContext["db"], where: SQL | undefined, term: str
         select ${tickets.id} as id, ${tickets.updatedAt} as updated_at from ${tickets}
         where ${and(where, after) ?? sql`true`}
         order by ${tickets.updatedAt} desc nulls last, ${tickets.id} desc nulls last
-        limit ${size}
+        limit ${intLiteral(size)}
       )
       select recent.id, recent.updated_at::text as updated_at,
              (select ${match} from ${tickets} join ${contacts} on ${contacts.id} = ${tickets.contactId} where ${tickets.id} = recent.id) as matched
@@ -149,13 +149,20 @@ async function searchIds(db: AppContext["db"], where: SQL | undefined, term: str
   return found;
 }
 
+/**
+ * The match of one ticket of a window (its contact's name or number, or one of its messages), as
+ * strpos: the window's plan is the same for every term (a walk of the newest tickets, then one
+ * probe per ticket), so the statement is prepared once instead of planned per request, which a LIKE
+ * pattern would prevent (db/preparing-client.ts). strpos takes the term literally, as the escaped
+ * LIKE did.
+ */
 function searchCondition(term: string): SQL {
-  const pattern = containsPattern(term);
+  const lowered = term.toLowerCase();
   const digits = term.replace(/\D/g, "");
   return or(
-    sql`lower(${contacts.name}) like ${pattern}`,
-    digits.length > 0 ? sql`${contacts.number} like ${`%${likeEscape(digits)}%`}` : undefined,
-    sql`exists (select 1 from messages m where m.ticket_id = ${tickets.id} and lower(m.body) like ${pattern})`,
+    sql`strpos(lower(${contacts.name}), ${lowered}) > 0`,
+    digits.length > 0 ? sql`strpos(${contacts.number}, ${digits}) > 0` : undefined,
+    sql`exists (select 1 from messages m where m.ticket_id = ${tickets.id} and strpos(lower(m.body), ${lowered}) > 0)`,
   ) as SQL;
 }
 
