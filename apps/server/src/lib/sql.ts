@@ -41,6 +41,10 @@ export function intLiteral(n: number): SQL {
   return sql.raw(String(n));
 }
 
+/** A list of texts as one array parameter (`= any($1::text[])`), each element quoted. */
+export const textArray = (values: readonly string[]): string =>
+  `{${values.map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(",")}}`;
+
 /** An int[] column as the driver gives it: an array, or its text ("{1,2}") where no parser is set. */
 export function intArray(v: readonly (number | string)[] | string | null): number[] {
   if (v === null) return [];
