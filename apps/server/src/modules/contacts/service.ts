@@ -10,8 +10,15 @@ import { canSee, visibleTo } from "../access/visibility.js";
 
 type ContactRow = typeof contacts.$inferSelect;
 
+/** What a Contact is made of: a contact row (Drizzle's, or a plain statement's with its times as text). */
+type ContactFields = Pick<ContactRow, "id" | "name" | "number" | "lid" | "email" | "profilePicUrl" | "isGroup"> & {
+  erasedAt: Date | string | null;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+};
+
 /** One mapping from a contact row to the API's Contact (extra info and tags when loaded). */
-export function contactOf(r: ContactRow, extras: Pick<Contact, "extraInfo" | "tags"> = { extraInfo: [], tags: [] }): Contact {
+export function contactOf(r: ContactFields, extras: Pick<Contact, "extraInfo" | "tags"> = { extraInfo: [], tags: [] }): Contact {
   return {
     id: r.id,
     name: r.name,
@@ -150,20 +157,11 @@ type ContactListRow = {
 const jsonList = <T>(v: T[] | string | null): T[] => (v === null ? [] : typeof v === "string" ? (JSON.parse(v) as T[]) : v);
 
 function contactOfListRow(r: ContactListRow): Contact {
-  return {
-    id: r.id,
-    name: r.name,
-    number: r.number,
-    lid: r.lid,
-    email: r.email,
-    profilePicUrl: r.profile_pic_url,
-    isGroup: r.is_group,
-    ...(r.erased_at && { erasedAt: iso(r.erased_at) }),
-    extraInfo: jsonList(r.extra_info),
-    tags: jsonList(r.tags),
-    createdAt: iso(r.created_at),
-    updatedAt: iso(r.updated_at),
-  };
+  const { profile_pic_url: profilePicUrl, is_group: isGroup, erased_at: erasedAt, created_at: createdAt, updated_at: updatedAt } = r;
+  return contactOf(
+    { id: r.id, name: r.name, number: r.number, lid: r.lid, email: r.email, profilePicUrl, isGroup, erasedAt, createdAt, updatedAt },
+    { extraInfo: jsonList(r.extra_info), tags: jsonList(r.tags) },
+  );
 }
 
 /**
