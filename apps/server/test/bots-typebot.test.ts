@@ -263,6 +263,36 @@ describe("Typebot bridge", () => {
     expect((await fromBot(sim, num)).map((m) => m.body)).toEqual(["Qual seu nome?", "Oi, aqui é um atendente."]);
   });
 
+  it("whatever writes the message: one from the paired phone pauses the bot in its own transaction; a customer's, a bot's or a rolled back one does not", async () => {
+    const sim = await typebotConnection("ask");
+    const num = nextNumber();
+    await says(sim, num, "oi");
+    const ticket = await ticketOf(num, sim.whatsappId);
+    const state = async () =>
+      (
+        await t.ctx.db.execute<{ paused: boolean; step: string | null }>(
+          sql`select paused_at is not null as paused, step from bot_sessions where ticket_id = ${ticket.id}`,
+        )
+      ).rows[0];
+    expect(await state()).toMatchObject({ paused: false, step: "typebot" });
+    const write = (fromMe: boolean, source: string) =>
+      sql`insert into messages (wid, whatsapp_id, body, from_me, ticket_id, source) values (${`W${source}${Date.now()}`}, ${sim.whatsappId}, 'x', ${fromMe}, ${ticket.id}, ${source})`;
+    await t.ctx.db.execute(write(false, "customer"));
+    await t.ctx.db.execute(write(true, "bot"));
+    await t.ctx.db
+      .transaction(async (tx) => {
+        await tx.execute(write(true, "phone"));
+        throw new Error("rollback");
+      })
+      .catch(() => undefined);
+    expect(await state()).toMatchObject({ paused: false, step: "typebot" });
+    await t.ctx.db.execute(write(true, "phone"));
+    expect(await state()).toMatchObject({ paused: true, step: null });
+    const calls = tb.calls.length;
+    await says(sim, num, "João");
+    expect(tb.calls.length).toBe(calls);
+  });
+
   it("a session quiet longer than the expiry starts over; one Typebot forgot (404) starts over at the next message", async () => {
     const sim = await typebotConnection("ask", { expiryMinutes: 5 });
     const num = nextNumber();

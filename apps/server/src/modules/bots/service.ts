@@ -6,7 +6,7 @@ import type { BotPlan } from "../messages/inbound.js";
 import { loadMessage } from "../messages/queries.js";
 import { findTicket } from "../tickets/queries.js";
 import { type BotDeps, type BotStep, SELF_SERVICE_JOB, type StepInput, TYPEBOT_JOB } from "./deps.js";
-import { type BotState, botState, pauseBots } from "./state.js";
+import { type BotState, botState } from "./state.js";
 import { chatEntryStep } from "./steps/chat-entries.js";
 import { incidentStep } from "./steps/incident.js";
 import { queueMenuStep } from "./steps/menu.js";
@@ -40,10 +40,7 @@ const queuedTicket: BotStep = async ({ ticket }) => ticket.queueId !== null;
 /** What the inbound pipeline calls once a customer's message is stored and published. */
 export function createBotSteps(deps: BotDeps) {
   const { ctx } = deps.conv;
-  // a human's message pauses every bot of the ticket
-  ctx.events.on("message.created", async ({ message }) => {
-    if (message.fromMe && (message.source === "agent" || message.source === "phone")) await pauseBots(ctx.db, message.ticketId);
-  });
+  // a human's message pauses every bot of the ticket: a trigger on messages (migration 0025), in the transaction that stores it
   const candidate = optOutCandidate(deps);
   const chatEntries = chatEntryStep(deps);
 

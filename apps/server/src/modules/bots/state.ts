@@ -54,7 +54,12 @@ export async function saveState(
       expires_at = excluded.expires_at, updated_at = now()`);
 }
 
-/** A human wrote in the ticket (an agent, or someone at the phone): no bot answers there any more. */
+/**
+ * No bot answers in the ticket any more: Typebot's own "stop". A human's message (an agent, or
+ * someone at the phone) pauses the same way, by a trigger on messages (migration 0025) in the
+ * transaction that stores it. Lock order, for every writer of both: the ticket's row, then its
+ * bot_sessions row.
+ */
 export async function pauseBots(db: DbOrTx, ticketId: number): Promise<void> {
   await db.execute(sql`
     insert into bot_sessions (ticket_id, paused_at) values (${ticketId}, now())

@@ -208,13 +208,15 @@ async function runCommand(deps: BotDeps, ticket: Ticket, command: BotCommand): P
     const user = command.userId
       ? (await tx.execute<{ id: number }>(sql`select id from users where id = ${command.userId}`)).rows[0]
       : undefined;
-    await saveState(tx, ticket.id, { step: null });
-    return transitionTicket(
+    // the ticket's row before its bot state (the lock order of every writer of both: state.ts)
+    const transitioned = await transitionTicket(
       tx,
       ticket.id,
       { kind: "bot" },
       { type: "handover", queueId: rows[0] ? command.queueId : null, ...(user && { userId: user.id }) },
     );
+    await saveState(tx, ticket.id, { step: null });
+    return transitioned;
   });
   await afterTransition(deps.conv, done);
 }
