@@ -1,5 +1,5 @@
 import { CONTACTS_COUNT_CAP, type Contact, type ContactUpdateBody, contactBody, normalizeNumber, parseCsv } from "@balcao/contract";
-import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { AppContext, SessionUser } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import { auditLog, contactExtraInfo, contactTags, contacts, tags, tickets } from "../../db/schema/index.js";
@@ -34,25 +34,20 @@ export function contactOf(r: ContactFields, extras: Pick<Contact, "extraInfo" | 
   };
 }
 
-/** Contacts with their extra info and tags, loaded in two queries for the whole page. */
-export async function hydrateContacts(db: DbOrTx, rows: ContactRow[]): Promise<Contact[]> {
-  if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const [infos, tagRows] = await Promise.all([
-    db.select().from(contactExtraInfo).where(inArray(contactExtraInfo.contactId, ids)).orderBy(asc(contactExtraInfo.id)),
-    db
-      .select({ contactId: contactTags.contactId, id: tags.id, name: tags.name, color: tags.color })
-      .from(contactTags)
-      .innerJoin(tags, eq(tags.id, contactTags.tagId))
-      .where(inArray(contactTags.contactId, ids))
-      .orderBy(asc(tags.name)),
-  ]);
-  return rows.map((r) =>
-    contactOf(r, {
-      extraInfo: infos.filter((i) => i.contactId === r.id).map((i) => ({ id: i.id, name: i.name, value: i.value })),
-      tags: tagRows.filter((t) => t.contactId === r.id).map((t) => ({ id: t.id, name: t.name, color: t.color })),
-    }),
-  );
+/**
+ * A contact's columns with its extra info (in the order written) and tags (by name) as JSON: the one
+ * shape the list's page and a single contact are read with (`from contacts`).
+ */
+const WITH_EXTRAS = sql.raw(`id, name, number, lid, email, profile_pic_url, is_group, erased_at, created_at, updated_at,
+  (select json_agg(json_build_object('id', i.id, 'name', i.name, 'value', i.value) order by i.id)
+     from contact_extra_info i where i.contact_id = contacts.id) as extra_info,
+  (select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
+     from contact_tags ct join tags tg on tg.id = ct.tag_id where ct.contact_id = contacts.id) as tags`);
+
+/** One contact with its extra info and tags, in one statement; undefined when there is none. */
+async function loadContact(db: DbOrTx, id: number): Promise<Contact | undefined> {
+  const { rows } = await db.execute<ContactSqlRow>(sql`select ${WITH_EXTRAS} from contacts where id = ${id}`);
+  return rows[0] && contactOfSqlRow(rows[0]);
 }
 
 /**
@@ -89,9 +84,9 @@ export async function contactFor(db: DbOrTx, user: SessionUser, id: number): Pro
 }
 
 export async function getContact(db: DbOrTx, id: number): Promise<Contact> {
-  const [row] = await db.select().from(contacts).where(eq(contacts.id, id));
-  if (!row) throw new AppError("ERR_NO_CONTACT_FOUND");
-  return (await hydrateContacts(db, [row]))[0];
+  const contact = await loadContact(db, id);
+  if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
+  return contact;
 }
 
 export async function listContacts(db: DbOrTx, user: SessionUser, q: { searchParam: string; pageNumber: number; rowsPerPage: number }) {
@@ -117,13 +112,9 @@ export async function listContacts(db: DbOrTx, user: SessionUser, q: { searchPar
   const { offset, limit } = pageWindow(q.pageNumber, q.rowsPerPage);
   // one row past the page tells whether there is a next one; extra info and tags come in the same statement,
   // and so does the count when the page is not the last (PostgreSQL runs that subquery only then)
-  const { rows: found } = await db.execute<ContactListRow>(sql`
+  const { rows: found } = await db.execute<ContactSqlRow>(sql`
     with page as materialized (
-      select id, name, number, lid, email, profile_pic_url, is_group, erased_at, created_at, updated_at, lower(name) as sort_name,
-        (select json_agg(json_build_object('id', i.id, 'name', i.name, 'value', i.value) order by i.id)
-           from contact_extra_info i where i.contact_id = contacts.id) as extra_info,
-        (select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
-           from contact_tags ct join tags tg on tg.id = ct.tag_id where ct.contact_id = contacts.id) as tags
+      select ${WITH_EXTRAS}, lower(name) as sort_name
       from contacts where ${where}
       order by lower(name), id
       limit ${intLiteral(limit + 1)} offset ${intLiteral(offset)}
@@ -135,10 +126,10 @@ export async function listContacts(db: DbOrTx, user: SessionUser, q: { searchPar
   const hasMore = found.length > limit;
   const rows = hasMore ? found.slice(0, limit) : found;
   const counted = hasMore ? Number(found[0].total) : undefined;
-  return { contacts: rows.map(contactOfListRow), count: await countContacts(db, where, offset, rows.length, counted), hasMore };
+  return { contacts: rows.map(contactOfSqlRow), count: await countContacts(db, where, offset, rows.length, counted), hasMore };
 }
 
-type ContactListRow = {
+type ContactSqlRow = {
   id: number;
   name: string;
   number: string | null;
@@ -156,7 +147,7 @@ type ContactListRow = {
 
 const jsonList = <T>(v: T[] | string | null): T[] => (v === null ? [] : typeof v === "string" ? (JSON.parse(v) as T[]) : v);
 
-function contactOfListRow(r: ContactListRow): Contact {
+function contactOfSqlRow(r: ContactSqlRow): Contact {
   const { profile_pic_url: profilePicUrl, is_group: isGroup, erased_at: erasedAt, created_at: createdAt, updated_at: updatedAt } = r;
   return contactOf(
     { id: r.id, name: r.name, number: r.number, lid: r.lid, email: r.email, profilePicUrl, isGroup, erasedAt, createdAt, updatedAt },
@@ -225,7 +216,7 @@ export async function getOrCreateContact(ctx: AppContext, user: SessionUser, inp
   const [existing] = await ctx.db.select().from(contacts).where(eq(contacts.number, input.number));
   if (existing) {
     await assertContactAccess(ctx.db, user, existing.id);
-    return (await hydrateContacts(ctx.db, [existing]))[0];
+    return getContact(ctx.db, existing.id);
   }
   try {
     return await createContact(ctx, input);
@@ -235,7 +226,7 @@ export async function getOrCreateContact(ctx: AppContext, user: SessionUser, inp
       const [row] = await ctx.db.select().from(contacts).where(eq(contacts.number, input.number));
       if (row) {
         await assertContactAccess(ctx.db, user, row.id);
-        return (await hydrateContacts(ctx.db, [row]))[0];
+        return getContact(ctx.db, row.id);
       }
     }
     throw err;
