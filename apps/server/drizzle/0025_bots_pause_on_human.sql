@@ -1,9 +1,13 @@
--- hand-written: a human's message in a ticket (an agent in Balcão, or someone on the paired phone) pauses every bot on it, in the transaction that stores the message, whatever writes it (before: a statement of its own after the commit, on every agent send). The pause takes the ticket's bot_sessions row after the writer's own ticket row, the order of every other writer of both (modules/bots/state.ts)
-CREATE FUNCTION bot_sessions_pause_on_human() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  INSERT INTO bot_sessions (ticket_id, paused_at) VALUES (NEW.ticket_id, now())
+-- hand-written: the bots' pause of a ticket, in one place: Typebot's "stop" calls it (modules/bots/state.ts pauseBots), and a human's message in a ticket (an agent in Balcão, or someone on the paired phone) runs it by a trigger, in the transaction that stores the message, whatever writes it (before: a statement of its own after the commit, on every agent send). It takes the ticket's bot_sessions row after the writer's own ticket row, the order of every other writer of both
+CREATE FUNCTION bot_sessions_pause(ticket integer) RETURNS void LANGUAGE sql AS $$
+  INSERT INTO bot_sessions (ticket_id, paused_at) VALUES (ticket, now())
     ON CONFLICT (ticket_id) DO UPDATE SET paused_at = coalesce(bot_sessions.paused_at, now()), step = NULL, session_id = NULL,
       data = '{}'::jsonb, updated_at = now();
+$$;
+--> statement-breakpoint
+CREATE FUNCTION bot_sessions_pause_on_human() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM bot_sessions_pause(NEW.ticket_id);
   RETURN NULL;
 END $$;
 --> statement-breakpoint

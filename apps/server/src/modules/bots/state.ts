@@ -61,10 +61,8 @@ export async function saveState(
  * bot_sessions row.
  */
 export async function pauseBots(db: DbOrTx, ticketId: number): Promise<void> {
-  await db.execute(sql`
-    insert into bot_sessions (ticket_id, paused_at) values (${ticketId}, now())
-    on conflict (ticket_id) do update set paused_at = coalesce(bot_sessions.paused_at, now()), step = null, session_id = null,
-      data = '{}'::jsonb, updated_at = now()`);
+  // the same function the trigger runs (migration 0025)
+  await db.execute(sql`select bot_sessions_pause(${ticketId}::int)`);
 }
 
 /** The flags of a ticket's bot state that outlive a step. */
