@@ -84,6 +84,29 @@ describe("SGP adapter", () => {
     expect(sgp.requests.at(-1)?.path).toBe("/api/ura/pagamento/pix/9003");
   });
 
+  it("an invoice is overdue from the day after its due date in the product's zone, not UTC's", async () => {
+    const overdueAt = async (iso: string, timeZone?: string) => {
+      const at = fakeClock(Date.parse(iso));
+      const b = new BillingRegistry(at.clock, HTTP).build({
+        system: "SGP",
+        url: sgp.url,
+        app: SGP_APP,
+        token: SGP_TOKEN,
+        unlockDays: 0,
+        timeZone,
+      });
+      const [c] = await b.findByDocument("52998224725");
+      return Object.fromEntries((await b.openInvoices(c)).map((i) => [i.dueDate, i.overdue]));
+    };
+    // 9003 is due 2026-11-10: at 21:30 that evening in São Paulo (00:30 UTC of the 11th) it is still due today
+    expect(await overdueAt("2026-11-11T00:30:00Z")).toEqual({ "2026-09-10": true, "2026-11-10": false });
+    expect(await overdueAt("2026-11-11T00:30:00Z", "America/Sao_Paulo")).toEqual({ "2026-09-10": true, "2026-11-10": false });
+    // from local midnight it is overdue
+    expect(await overdueAt("2026-11-11T03:00:00Z")).toEqual({ "2026-09-10": true, "2026-11-10": true });
+    // the zone is the setting's: in UTC the same instant is already the 11th
+    expect(await overdueAt("2026-11-11T00:30:00Z", "UTC")).toEqual({ "2026-09-10": true, "2026-11-10": true });
+  });
+
   it("unlocks with SGP's answer and days; a refusal keeps SGP's words", async () => {
     const b = build();
     const [maria] = await b.findByDocument("52998224725");
@@ -249,6 +272,8 @@ describe("MK-AUTH adapter", () => {
       ["lanc-501", "2026-11-05", 110],
       ["lanc-502", "2026-12-05", 110],
     ]);
+    // the fake clock shows 2026-11-23: the one due on 11-05 is overdue, the one due on 12-05 is not
+    expect(invoices.map((i) => i.overdue)).toEqual([true, false]);
     expect(invoices[0].pixCode).toMatch(/MKPIX501/);
     expect(invoices[0].pdfUrl).toBe(`${mk.url}/boleto/21boleto.php?titulo=501`);
     expect(await b.pixFor(joao, invoices[1])).toBe("MKPIX-SHOW-502");

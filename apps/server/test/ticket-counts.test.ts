@@ -180,8 +180,13 @@ describe("list counts (ticket_counts)", () => {
     const unread = await walk(t.adminToken, "showAll=true&withUnreadMessages=true");
     expect(unread.walked).toBeGreaterThan(0);
     for (const c of unread.counts) expect(c).toBe(unread.walked);
-    const today = new Date().toISOString().slice(0, 10);
-    const day = await walk(t.adminToken, `showAll=true&status=closed&date=${today}`);
+    // the day a closed ticket was created on, as an instant: the server takes the local day it falls on
+    // (a date written from UTC's clock names tomorrow in São Paulo from 21:00 on)
+    const created = await t.ctx.db.execute<{ at: string }>(sql`select max(created_at) as at from tickets where status = 'closed'`);
+    const day = await walk(
+      t.adminToken,
+      `showAll=true&status=closed&date=${encodeURIComponent(new Date(created.rows[0].at).toISOString())}`,
+    );
     expect(day.walked).toBeGreaterThan(0);
     for (const c of day.counts) expect(c).toBe(day.walked);
   });

@@ -66,6 +66,12 @@ export function wallTime(instant: Date, timeZone: string): WallTime {
   };
 }
 
+/** The local date an instant falls on, "YYYY-MM-DD" (23:30 in São Paulo is still that day, not UTC's next). */
+export function localDate(instant: Date, timeZone: string): string {
+  const w = wallTime(instant, timeZone);
+  return `${String(w.year).padStart(4, "0")}-${String(w.month).padStart(2, "0")}-${String(w.day).padStart(2, "0")}`;
+}
+
 /** Minutes the zone is ahead of UTC at that instant (São Paulo: -180). */
 export function offsetMinutes(instant: Date, timeZone: string): number {
   const w = wallTime(instant, timeZone);

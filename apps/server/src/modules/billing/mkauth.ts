@@ -1,5 +1,6 @@
 import type { BillingConnection, BillingContract, BillingInvoice } from "@balcao/contract";
 import type { Clock } from "../../lib/pace.js";
+import { localDate } from "../../lib/zoned-time.js";
 import { BillingError, type BillingHttp, type HttpAnswer, jsonOf } from "./http.js";
 import { type BillingConfig, type BillingSystem, digits, isoDate, money, str, strOrNull } from "./types.js";
 
@@ -170,7 +171,7 @@ export function createMkAuth(cfg: BillingConfig, http: BillingHttp, clock: Clock
         const body = (await call("GET", `titulo/titulos/${doc}`)) as Obj | null;
         items = Array.isArray(body?.titulos) ? (body.titulos as Obj[]) : Array.isArray(body) ? (body as Obj[]) : [];
       }
-      const now = new Date(clock.now()).toISOString().slice(0, 10);
+      const now = localDate(new Date(clock.now()), cfg.timeZone);
       return items
         .filter(openStatus)
         .map((t) => toInvoice(t, contract.id))

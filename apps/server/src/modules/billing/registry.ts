@@ -1,8 +1,9 @@
-import type { BillingConnection, BillingContract, BillingInvoice, UnlockResult } from "@balcao/contract";
+import { type BillingConnection, type BillingContract, type BillingInvoice, SETTING_DEFAULTS, type UnlockResult } from "@balcao/contract";
 import { createHash } from "node:crypto";
 import type { DbOrTx } from "../../db/client.js";
 import { AppError } from "../../lib/errors.js";
 import type { Clock } from "../../lib/pace.js";
+import { isTimeZone } from "../../lib/zoned-time.js";
 import { getSettingValues } from "../settings/service.js";
 import { BillingError, BillingHttp, DEFAULT_HTTP, type HttpOptions, TtlCache } from "./http.js";
 import { createMkAuth } from "./mkauth.js";
@@ -65,6 +66,8 @@ export interface BillingSettings {
   app: string;
   token: string;
   unlockDays: number;
+  /** the product's zone (setting `timezone`); São Paulo when not given */
+  timeZone?: string;
 }
 
 export class BillingRegistry {
@@ -75,13 +78,21 @@ export class BillingRegistry {
   ) {}
 
   async settings(db: DbOrTx): Promise<BillingSettings> {
-    const s = await getSettingValues(db, ["integrationSystem", "integrationUrl", "integrationApp", "integrationToken", "mkAuthUnlockDays"]);
+    const s = await getSettingValues(db, [
+      "integrationSystem",
+      "integrationUrl",
+      "integrationApp",
+      "integrationToken",
+      "mkAuthUnlockDays",
+      "timezone",
+    ]);
     return {
       system: s.integrationSystem === "MK-AUTH" ? "MK-AUTH" : "SGP",
       url: s.integrationUrl.trim(),
       app: s.integrationApp.trim(),
       token: s.integrationToken,
       unlockDays: Number(s.mkAuthUnlockDays) || 0,
+      timeZone: isTimeZone(s.timezone) ? s.timezone : SETTING_DEFAULTS.timezone,
     };
   }
 
@@ -94,11 +105,12 @@ export class BillingRegistry {
   build(s: BillingSettings, standalone = false): Billing {
     if (!/^https?:\/\//i.test(s.url) || !s.token || (s.system === "MK-AUTH" && !s.app) || (s.system === "SGP" && !s.app))
       throw new AppError("ERR_BILLING_NOT_CONFIGURED");
-    const key = [s.system, s.url, s.app, createHash("sha256").update(s.token).digest("hex"), s.unlockDays].join("|");
+    const timeZone = s.timeZone ?? SETTING_DEFAULTS.timezone;
+    const key = [s.system, s.url, s.app, createHash("sha256").update(s.token).digest("hex"), s.unlockDays, timeZone].join("|");
     if (!standalone && this.current?.key === key) return this.current.billing;
     const http = new BillingHttp(this.clock, { ...DEFAULT_HTTP, ...this.http });
-    const cfg = { url: s.url, app: s.app, token: s.token, unlockDays: s.unlockDays };
-    const system = s.system === "MK-AUTH" ? createMkAuth(cfg, http, this.clock) : createSgp(cfg, http);
+    const cfg = { url: s.url, app: s.app, token: s.token, unlockDays: s.unlockDays, timeZone };
+    const system = s.system === "MK-AUTH" ? createMkAuth(cfg, http, this.clock) : createSgp(cfg, http, this.clock);
     const billing = new Billing(system, http, this.clock);
     if (!standalone) this.current = { key, billing };
     return billing;

@@ -1,4 +1,6 @@
 import type { BillingConnection, BillingContract, BillingInvoice, BillingContractStatus, UnlockResult } from "@balcao/contract";
+import type { Clock } from "../../lib/pace.js";
+import { localDate } from "../../lib/zoned-time.js";
 import { BillingError, type BillingHttp, jsonOf } from "./http.js";
 import { type BillingConfig, type BillingSystem, digits, isoDate, money, str, strOrNull } from "./types.js";
 
@@ -30,7 +32,7 @@ const LABEL_STATUS: Record<string, BillingContractStatus> = {
 
 type Obj = Record<string, unknown>;
 
-export function createSgp(cfg: BillingConfig, http: BillingHttp): BillingSystem {
+export function createSgp(cfg: BillingConfig, http: BillingHttp, clock: Clock): BillingSystem {
   const base = cfg.url.replace(/\/+$/, "");
   const fixed = /\/(api|ws)\/ura$/.test(base);
   let prefix = fixed ? base : `${base}/api/ura`;
@@ -96,7 +98,7 @@ export function createSgp(cfg: BillingConfig, http: BillingHttp): BillingSystem 
     return a.dueDate.localeCompare(b.dueDate);
   }
 
-  const today = () => new Date().toISOString().slice(0, 10);
+  const today = () => localDate(new Date(clock.now()), cfg.timeZone);
 
   return {
     name: "SGP",

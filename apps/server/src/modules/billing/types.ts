@@ -32,6 +32,8 @@ export interface BillingConfig {
   token: string;
   /** MK-AUTH: days told to the customer after an unlock */
   unlockDays: number;
+  /** the product's zone: an invoice is overdue from the local day after its due date */
+  timeZone: string;
 }
 
 export const digits = (s: unknown): string => String(s ?? "").replace(/\D/g, "");
