@@ -6,10 +6,12 @@
  *            delivers a number's messages to the process holding its socket; BENCH_PHONE_VIA_LB=1
  *            sends them through the load balancer instead), messages stored per second, until every
  *            one is in the database;
- *   agent POST: 20 agents sending back to back through the load balancer, POST /messages answer times.
+ *   agent POST: 20 agents sending back to back through the load balancer, POST /messages answer times,
+ *            in two rounds: processes cold (their first sends), then warm (the comparison's figure).
  *   Each phase also prints the CPU the server processes and PostgreSQL spent per message.
  *   npm run bench -- cluster        (BENCH_CLUSTER_MESSAGES, BENCH_CLUSTER_SENDS, BENCH_REDIS_URL, BENCH_PHONE_VIA_LB,
- *                                    BENCH_POST_VIA=owner|other, BENCH_CLUSTER_ONLY=3, BENCH_NODE_ARGS)
+ *                                    BENCH_POST_VIA=owner|other, BENCH_CLUSTER_ONLY=3, BENCH_NODE_ARGS,
+ *                                    BENCH_POOL_TOTAL: connections of all the pools together, default 20)
  */
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
@@ -27,6 +29,8 @@ const IN_FLIGHT = 32;
 const AGENTS = 20;
 const SENDS = Number(process.env.BENCH_CLUSTER_SENDS ?? 50);
 const VIA_LB = process.env.BENCH_PHONE_VIA_LB === "1";
+/** PostgreSQL connections of all the processes together: the product's default pool (20) */
+const POOL_TOTAL = Number(process.env.BENCH_POOL_TOTAL ?? 20);
 /** BENCH_CLUSTER_ONLY=3: the three-process run alone (experiments) */
 const ONLY_THREE = process.env.BENCH_CLUSTER_ONLY === "3";
 
@@ -102,6 +106,9 @@ async function run(processes: number): Promise<{ inbound: number; postP99: numbe
       nodeArgs: process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [],
       env: {
         DATABASE_URL: dbUrl.toString(),
+        // the same PostgreSQL connections in total whatever the number of processes (deploy/README.md: size
+        // each pool to the database), so three processes do not bring three times the backends to two cores
+        DATABASE_POOL_SIZE: String(Math.ceil(POOL_TOTAL / processes)),
         REDIS_URL,
         NODE_ENV: "development",
         LOG_LEVEL: "warn",
@@ -192,27 +199,47 @@ async function run(processes: number): Promise<{ inbound: number; postP99: numbe
         : process.env.BENCH_POST_VIA === "other"
           ? (c.servers.find((x) => x !== owner) ?? owner).url
           : c.base;
-    const answers: number[] = [];
-    const cpuOut = cpuNow(c);
-    const t0 = performance.now();
-    await Promise.all(
-      agents.map(async (agent, a) => {
-        for (let i = 0; i < SENDS; i++) {
-          const s = performance.now();
-          const res = await fetch(`${postBase}/messages/${agent.ticketId}`, {
-            method: "POST",
-            headers: { authorization: `Bearer ${agent.token}`, "content-type": "application/json", "idempotency-key": `bench-${a}-${i}` },
-            body: JSON.stringify({ body: `resposta ${i} do agente ${a}` }),
-          });
-          if (!res.ok) throw new Error(`POST /messages: ${res.status} ${await res.text()}`);
-          await res.arrayBuffer();
-          answers.push(performance.now() - s);
-        }
-      }),
-    );
-    const sendSeconds = (performance.now() - t0) / 1000;
-    const s = summarize(answers, sendSeconds);
-    console.log(`  agent POST /messages (${AGENTS} agents back to back): ${fmt(s)}; ${cpuLine(cpuOut, cpuNow(c), answers.length, "send")}`);
+    // two rounds of the same sends: the first meets each process's code cold (V8 compiles what runs
+    // hot as it runs, and with three processes each compiles its own, a third of the sends apiece);
+    // the second is a process that has served for a while, the state a deployment runs in
+    const round = async (label: string, tag: string) => {
+      const answers: number[] = [];
+      const cpuOut = cpuNow(c);
+      const t0 = performance.now();
+      await Promise.all(
+        agents.map(async (agent, a) => {
+          for (let i = 0; i < SENDS; i++) {
+            const s = performance.now();
+            const res = await fetch(`${postBase}/messages/${agent.ticketId}`, {
+              method: "POST",
+              headers: {
+                authorization: `Bearer ${agent.token}`,
+                "content-type": "application/json",
+                "idempotency-key": `bench-${tag}-${a}-${i}`,
+              },
+              body: JSON.stringify({ body: `resposta ${i} do agente ${a}` }),
+            });
+            if (!res.ok) throw new Error(`POST /messages: ${res.status} ${await res.text()}`);
+            await res.arrayBuffer();
+            answers.push(performance.now() - s);
+          }
+        }),
+      );
+      const sent = AGENTS * SENDS;
+      // the CPU of a send includes the owner's sending it: counted once the round's messages all left
+      await until(async () => {
+        const r = await db.query("select count(*)::int as n from messages where from_me and ack >= 1 and body like 'resposta %'");
+        return r.rows[0].n >= sent * (tag === "cold" ? 1 : 2);
+      }, "the round's messages sent");
+      const s = summarize(answers, (performance.now() - t0) / 1000);
+      console.log(
+        `  agent POST /messages (${AGENTS} agents back to back, ${label}): ${fmt(s)}; ${cpuLine(cpuOut, cpuNow(c), answers.length, "send")}`,
+      );
+      return s;
+    };
+    const cold = await round("first round, cold processes", "cold");
+    const s = await round("second round, warm", "warm");
+    console.log(`  agent POST p99: ${cold.p99.toFixed(1)} ms cold, ${s.p99.toFixed(1)} ms warm`);
     return { inbound, postP99: s.p99 };
   } finally {
     await db.end().catch(() => undefined);
@@ -228,12 +255,12 @@ export async function clusterBench(): Promise<void> {
   );
   const results: Record<number, { inbound: number; postP99: number }> = {};
   for (const n of ONLY_THREE ? [3] : [1, 3]) {
-    console.log(`### ${n} process${n > 1 ? "es" : ""}`);
+    console.log(`### ${n} process${n > 1 ? "es" : ""} (pool of ${Math.ceil(POOL_TOTAL / n)} connections each)`);
     results[n] = await run(n);
   }
   if (ONLY_THREE) return;
   console.log(
-    `one process: ${results[1].inbound.toFixed(0)} inbound messages/s, agent POST p99 ${results[1].postP99.toFixed(1)} ms\n` +
-      `three processes: ${results[3].inbound.toFixed(0)} inbound messages/s, agent POST p99 ${results[3].postP99.toFixed(1)} ms`,
+    `one process: ${results[1].inbound.toFixed(0)} inbound messages/s, agent POST p99 ${results[1].postP99.toFixed(1)} ms (warm)\n` +
+      `three processes: ${results[3].inbound.toFixed(0)} inbound messages/s, agent POST p99 ${results[3].postP99.toFixed(1)} ms (warm)`,
   );
 }

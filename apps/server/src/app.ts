@@ -186,7 +186,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // what a refused client may still send is read and dropped (so it reads the refusal), up to this
   registerLingeringDrain(app, Math.max(32 * 1024 * 1024, 4 * config.BODY_LIMIT, 2 * config.UPLOAD_LIMIT));
 
-  const database = opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: `${config.dataDir}/pglite` }));
+  const database =
+    opts.database ??
+    (await openDatabase({ databaseUrl: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, dataDir: `${config.dataDir}/pglite` }));
   const events = new EventBus();
   events.setErrorHandler((err, name) => app.log.error({ err, event: name }, "event listener failed"));
   // what several processes share (events, limits, locks, presence): Redis, PostgreSQL, or memory with one process

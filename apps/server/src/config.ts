@@ -15,6 +15,11 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
     .optional(),
   /**
+   * Connections this process's pool opens to PostgreSQL at most (DATABASE_URL). Several processes
+   * each open their own: keep their sum (plus one listener each) under the server's max_connections.
+   */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(500).default(20),
+  /**
    * Redis (redis://…): with it, domain events, socket rooms, limits and online users are shared by
    * every server process through Redis; without it but with DATABASE_URL, through PostgreSQL.
    */
