@@ -44,6 +44,13 @@ describe("configuration", () => {
       expect(msg).toContain("ADMIN_EMAIL");
     }
   });
+
+  it("takes the PostgreSQL pool's size from DATABASE_POOL_SIZE (20 when unset) and refuses one that cannot serve a request and a transaction", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).DATABASE_POOL_SIZE).toBe(20);
+    expect(loadConfig({ DATA_DIR: tempDir(), DATABASE_POOL_SIZE: "7" }).DATABASE_POOL_SIZE).toBe(7);
+    for (const bad of ["1", "0", "muitos", "2.5"])
+      expect(() => loadConfig({ DATA_DIR: tempDir(), DATABASE_POOL_SIZE: bad })).toThrow(/DATABASE_POOL_SIZE/);
+  });
 });
 
 // each test starts real file-backed PGlite instances (initdb + migrations): slow on a busy machine
