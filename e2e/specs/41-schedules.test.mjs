@@ -38,9 +38,13 @@ after(async () => {
   await browser?.close();
 });
 
-/** The local date and the next minute (HH:mm) in the product's zone, as the dialog's fields take them. */
+/**
+ * The local date and a minute (HH:mm) in the product's zone, as the dialog's fields take them: due
+ * 40 to 100 s from now (the field has no seconds). The next minute alone could fall due 1 s later,
+ * before the admin's screen opens to see it still Agendado (a slow machine needs 20 s or more).
+ */
 function nextMinute() {
-  const at = new Date(Date.now() + 60_000);
+  const at = new Date(Date.now() + 100_000);
   const p = Object.fromEntries(
     new Intl.DateTimeFormat("en-CA", {
       timeZone: ZONE,
