@@ -66,9 +66,9 @@ export function wallTime(instant: Date, timeZone: string): WallTime {
   };
 }
 
-/** The local date an instant falls on, "YYYY-MM-DD" (23:30 in São Paulo is still that day, not UTC's next). */
-export function localDate(instant: Date, timeZone: string): string {
-  const w = wallTime(instant, timeZone);
+/** The local date an instant (a Date or epoch ms) falls on, "YYYY-MM-DD" (23:30 in São Paulo is still that day, not UTC's next). */
+export function localDate(instant: Date | number, timeZone: string): string {
+  const w = wallTime(typeof instant === "number" ? new Date(instant) : instant, timeZone);
   return `${String(w.year).padStart(4, "0")}-${String(w.month).padStart(2, "0")}-${String(w.day).padStart(2, "0")}`;
 }
 

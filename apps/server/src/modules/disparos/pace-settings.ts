@@ -5,7 +5,8 @@ import { AppError } from "../../lib/errors.js";
 import { timeZoneOf } from "../settings/service.js";
 import { type DisparoDeps, wakeJob } from "./deps.js";
 import { publishChange } from "./listing.js";
-import { type DisparoPace, decidePace, estimateFinish, localDay, type PaceState } from "./pacing.js";
+import { localDate } from "../../lib/zoned-time.js";
+import { type DisparoPace, decidePace, estimateFinish, type PaceState } from "./pacing.js";
 
 /**
  * Each connection's pace, sending hours and pause (the `disparo_settings` row): read for the
@@ -98,7 +99,7 @@ export async function listConnections(deps: DisparoDeps): Promise<DisparoConnect
       ...pace,
       paused: s.paused,
       pausedReason: s.paused_reason,
-      sentToday: state.day === localDay(now, zone) ? state.dayCount : 0,
+      sentToday: state.day === localDate(now, zone) ? state.dayCount : 0,
       pending,
       sending,
       waiting,

@@ -1,4 +1,4 @@
-import { addLocalDays, wallTime, zonedToUtc } from "../../lib/zoned-time.js";
+import { addLocalDays, localDate, wallTime, zonedToUtc } from "../../lib/zoned-time.js";
 
 /**
  * Whether a connection's next disparo may go now, and when otherwise. Pure: the job passes the
@@ -43,11 +43,6 @@ const minutesOf = (hhmm: string): number | undefined => {
   return m ? Number(m[1]) * 60 + Number(m[2]) : undefined;
 };
 
-export function localDay(now: number, zone: string): string {
-  const w = wallTime(new Date(now), zone);
-  return `${w.year}-${String(w.month).padStart(2, "0")}-${String(w.day).padStart(2, "0")}`;
-}
-
 /** The instant of local "HH:MM" on the local day `days` after now's. */
 function atLocal(now: number, days: number, minutes: number, zone: string): number {
   const midnight = addLocalDays(new Date(now), days, zone);
@@ -79,7 +74,7 @@ const between = (min: number, max: number, random: () => number) =>
 export function decidePace(pace: DisparoPace, state: PaceState, now: number, zone: string, random: () => number): PaceDecision {
   const win = windowCheck(pace, now, zone);
   if (!win.open) return { go: false, at: win.opensAt, why: "window" };
-  const day = localDay(now, zone);
+  const day = localDate(now, zone);
   const dayCount = state.day === day ? state.dayCount : 0;
   if (pace.dailyCap > 0 && dayCount >= pace.dailyCap) {
     const tomorrow = addLocalDays(new Date(now), 1, zone).getTime();
@@ -119,7 +114,7 @@ export function estimateFinish(pace: DisparoPace, state: PaceState, remaining: n
       zonedToUtc({ year: w.year, month: w.month, day: w.day, hour: Math.floor(minutes / 60), minute: minutes % 60 }, zone).getTime();
     const dayStart = at(0);
     const nextDay = addLocalDays(new Date(t), 1, zone).getTime();
-    const key = `${w.year}-${String(w.month).padStart(2, "0")}-${String(w.day).padStart(2, "0")}`;
+    const key = localDate(t, zone);
     if (key !== day) {
       day = key;
       count = 0;

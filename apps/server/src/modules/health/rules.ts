@@ -1,13 +1,7 @@
 import { DEFAULT_DAILY_CAP, WARMUP_DAYS, warmupCap } from "@balcao/contract";
-import { addLocalDays, wallTime } from "../../lib/zoned-time.js";
+import { addLocalDays, localDate } from "../../lib/zoned-time.js";
 
 /** The pure rules of a number's health: today's cap (the warm-up), the local day, ban signals. */
-
-/** YYYY-MM-DD of `instant` in the product's time zone. */
-export function localDayOf(instant: number, zone: string): string {
-  const w = wallTime(new Date(instant), zone);
-  return `${w.year}-${String(w.month).padStart(2, "0")}-${String(w.day).padStart(2, "0")}`;
-}
 
 /** When the local day after `now`'s begins. */
 export function nextLocalMidnight(now: number, zone: string): number {
@@ -28,7 +22,7 @@ export function capToday(
 ): { cap: number; full: number; warmupDay: number | null } {
   const full = s.dailyCap ?? DEFAULT_DAILY_CAP;
   if (s.warmupEnabled === false || !s.pairedAt) return { cap: full, full, warmupDay: null };
-  const day = dayNumber(localDayOf(now, zone)) - dayNumber(localDayOf(new Date(s.pairedAt).getTime(), zone)) + 1;
+  const day = dayNumber(localDate(now, zone)) - dayNumber(localDate(new Date(s.pairedAt).getTime(), zone)) + 1;
   if (day > WARMUP_DAYS) return { cap: full, full, warmupDay: null };
   return { cap: warmupCap(full, day), full, warmupDay: Math.max(1, day) };
 }

@@ -16,11 +16,12 @@ import type { DbOrTx } from "../../db/client.js";
 import { enqueueJob } from "../../jobs/runner.js";
 import { AppError } from "../../lib/errors.js";
 import { iso } from "../../lib/sql.js";
+import { localDate } from "../../lib/zoned-time.js";
 import { wakeJob } from "../disparos/deps.js";
 import { lockSettings } from "../disparos/pace-settings.js";
 import { SEND_JOB as SCHEDULE_SEND_JOB } from "../schedules/rows.js";
 import { timeZoneOf } from "../settings/service.js";
-import { capToday, isBanSignal, isRefusal, localDayOf } from "./rules.js";
+import { capToday, isBanSignal, isRefusal } from "./rules.js";
 
 /**
  * A number's health, all of it in the database (several processes share it): the settings
@@ -168,7 +169,7 @@ export async function sentOn(db: DbOrTx, whatsappId: number, day: string): Promi
 /** What the sender needs to decide: paused, today's cap and the sends counted so far. */
 export async function gateState(db: DbOrTx, whatsappId: number, now: number, zone: string) {
   const [r] = await healthRows(db, [whatsappId]);
-  const day = localDayOf(now, zone);
+  const day = localDate(now, zone);
   if (!r) return { paused: false, cap: Number.POSITIVE_INFINITY, sent: 0, day };
   const { cap } = capToday({ dailyCap: r.daily_cap, warmupEnabled: r.warmup_enabled, pairedAt: r.paired_at }, now, zone);
   return { paused: r.paused === true, cap, sent: await sentOn(db, whatsappId, day), day };
@@ -206,7 +207,7 @@ export async function getHealth(db: DbOrTx, whatsappId: number, now: number): Pr
     order by at desc, id desc limit 5`);
   return {
     whatsappId,
-    sentToday: await sentOn(db, whatsappId, localDayOf(now, zone)),
+    sentToday: await sentOn(db, whatsappId, localDate(now, zone)),
     dailyCap: cap,
     fullDailyCap: full,
     warmupEnabled: r.warmup_enabled ?? true,
