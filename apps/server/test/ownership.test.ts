@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, buildApp } from "../src/app.js";
 import { DEMO_ADMIN } from "../src/config.js";
 import { openDatabase } from "../src/db/client.js";
+import { startSession } from "../src/modules/connections/service.js";
 import { testConfig } from "./helpers.js";
 
 /**
@@ -198,6 +199,28 @@ describe("several processes, one inbox: session ownership", () => {
       await until("its start heard", () => starts.includes(conn.body.id));
       expect(starts.filter((id) => id === conn.body.id)).toHaveLength(1);
     }
+    // deterministic: a connection whose session a lease round has already started (here or on
+    // another process) is not started again when its creation asks for it ("ensure")
+    const db = new pg.Client({ connectionString: dbUrl });
+    await db.connect();
+    const { rows } = await db.query<{ id: number }>("insert into whatsapps (name, type) values ('Já iniciada', 'simulator') returning id");
+    await db.end();
+    const id = rows[0].id;
+    connIds = [...connIds, id];
+    const all = [a, b, r];
+    const owner = await until("a round's owner started it", async () => {
+      await Promise.all(all.map((n) => n.ownership?.tick()));
+      return all.find((n) => n.channels.get(id));
+    });
+    const shownBefore = await shownQr(a, id);
+    await until("its start heard", () => starts.includes(id));
+    const other = all.find((n) => n !== owner) as Node;
+    await startSession(other.ctx, other.channels, id, false, "ensure");
+    await startSession(owner.ctx, owner.channels, id, false, "ensure");
+    expect(starts.filter((s) => s === id)).toHaveLength(1);
+    expect(await shownQr(a, id)).toBe(shownBefore);
+    expect((await api(a, "POST", `/simulator/api/connections/${id}/scan`, { qrcode: shownBefore })).status).toBe(200);
+    await until("connected", async () => owner.channels.get(id)?.connected);
     await r.close();
     nodes.splice(nodes.indexOf(r), 1);
   });

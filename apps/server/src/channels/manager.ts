@@ -87,7 +87,8 @@ export interface RemoteSessions {
   atOwner(whatsappId: number, op: SessionOp): Promise<boolean>;
 }
 
-export type SessionOp = "start" | "newQr" | "logout" | "stop";
+/** "ensure": start the session unless it already runs (a new connection, which a lease round may have started first). */
+export type SessionOp = "start" | "ensure" | "newQr" | "logout" | "stop";
 
 export class ChannelManager {
   private readonly factories = new Map<ChannelType, ChannelFactory>();

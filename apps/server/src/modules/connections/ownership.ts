@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { ErrorCode } from "@balcao/contract";
 import { type SQL, sql } from "drizzle-orm";
-import type { RemoteSessions, SESSION_CALLS } from "../../channels/manager.js";
+import type { RemoteSessions, SESSION_CALLS, SessionOp } from "../../channels/manager.js";
 import type { AppContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
 import { AppError } from "../../lib/errors.js";
@@ -306,7 +306,7 @@ export class SessionOwnership implements RemoteSessions {
    */
   private async startedByTakeOver(whatsappId: number, op: string): Promise<boolean> {
     const pending = this.takingOver.get(whatsappId);
-    if (!pending || op !== "start") return false;
+    if (!pending || (op !== "start" && op !== "ensure")) return false;
     await pending;
     return true;
   }
@@ -355,7 +355,7 @@ export class SessionOwnership implements RemoteSessions {
    * its owner (another process) did it, or this process's own take-over of it was starting it;
    * false when this process owns it (taking the lease when it is free) and does it itself.
    */
-  async atOwner(whatsappId: number, op: "start" | "newQr" | "logout" | "stop"): Promise<boolean> {
+  async atOwner(whatsappId: number, op: SessionOp): Promise<boolean> {
     if (this.owned.has(whatsappId)) return this.startedByTakeOver(whatsappId, op);
     if (!this.draining && op !== "stop" && (await this.tryLease(whatsappId))) {
       // a round took it meanwhile (its lease is this process's, so both "took" it)

@@ -224,7 +224,9 @@ export async function createWhatsapp(ctx: AppContext, channels: ChannelManager, 
     })
     .catch(mapUnique);
   ctx.events.publish("whatsapp.saved", { whatsapp });
-  await startSession(ctx, channels, whatsapp.id);
+  // several processes: a lease round (here or on another process) may find the new row and start it
+  // first; starting it again would replace the QR code the page has just been shown
+  await startSession(ctx, channels, whatsapp.id, false, "ensure");
   return getWhatsapp(ctx.db, whatsapp.id);
 }
 
@@ -327,12 +329,22 @@ async function refOf(db: DbOrTx, id: number) {
   return row;
 }
 
-/** POST /whatsappsession/:id — (re)connects with the stored auth; a QR code follows when there is none. */
-export async function startSession(ctx: AppContext, channels: ChannelManager, id: number, owned = false): Promise<void> {
+/**
+ * POST /whatsappsession/:id — (re)connects with the stored auth; a QR code follows when there is none.
+ * `op` "ensure" (a new connection): nothing when the session already runs.
+ */
+export async function startSession(
+  ctx: AppContext,
+  channels: ChannelManager,
+  id: number,
+  owned = false,
+  op: "start" | "ensure" = "start",
+): Promise<void> {
   const ref = await refOf(ctx.db, id);
   // several processes: the session runs where its lease is (asked there), or here when this process
   // takes it; `owned`: this process's take-over of the lease starts it
-  if (!owned && (await channels.atOwner(id, "start"))) return;
+  if (!owned && (await channels.atOwner(id, op))) return;
+  if (op === "ensure" && channels.get(id)) return;
   await applyStatus(ctx, id, { status: "OPENING", qrcode: "" });
   const session = await channels.start(ref).catch((err) => {
     ctx.log.error({ err, whatsappId: id }, "starting a session failed");
