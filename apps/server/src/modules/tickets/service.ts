@@ -129,22 +129,28 @@ async function searchIds(db: AppContext["db"], where: SQL | undefined, term: str
       found.push(...rows.map((r) => r.id));
       break;
     }
-    // the next window of tickets in index order (materialized: the planner cannot reorder it), then the match per ticket
-    const res = await db.execute<{ id: number; updated_at: string; matched: boolean }>(sql`
+    // the next window of tickets in index order (materialized: the planner cannot reorder it), then the
+    // match per ticket, in the window's order and only until the page is full: a common term matches
+    // most tickets, so a page of 40 probes about 50 of the window's tickets, not all of them. A
+    // materialized CTE is read back in the order it was written (its ORDER BY … LIMIT).
+    const res = await db.execute<{ hits: number[] | string; n: number; last_id: number | null; last_at: string | null }>(sql`
       with recent as materialized (
         select ${tickets.id} as id, ${tickets.updatedAt} as updated_at from ${tickets}
         where ${and(where, after) ?? sql`true`}
         order by ${tickets.updatedAt} desc nulls last, ${tickets.id} desc nulls last
         limit ${intLiteral(size)}
-      )
-      select recent.id, recent.updated_at::text as updated_at,
-             (select ${match} from ${tickets} join ${contacts} on ${contacts.id} = ${tickets.contactId} where ${tickets.id} = recent.id) as matched
-      from recent order by recent.updated_at desc, recent.id desc`);
-    for (const r of res.rows) if (r.matched && found.length < need) found.push(Number(r.id));
-    scanned += res.rows.length;
-    if (res.rows.length < size) break;
-    const last = res.rows[res.rows.length - 1];
-    cursor = { updatedAt: last.updated_at, id: Number(last.id) };
+      ), last as (select id, updated_at from recent order by updated_at asc, id asc limit 1)
+      select array(select recent.id from recent
+                   where (select ${match} from ${tickets} join ${contacts} on ${contacts.id} = ${tickets.contactId} where ${tickets.id} = recent.id)
+                   limit ${intLiteral(need - found.length)}) as hits,
+             (select count(*)::int from recent) as n,
+             (select id from last) as last_id, (select updated_at::text from last) as last_at`);
+    const row = res.rows[0];
+    found.push(...intArray(row.hits));
+    const n = Number(row.n);
+    scanned += n;
+    if (n < size || found.length >= need || row.last_id === null || row.last_at === null) break;
+    cursor = { updatedAt: row.last_at, id: Number(row.last_id) };
   }
   return found;
 }
