@@ -392,7 +392,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       return session[method].apply(session, params);
     });
     ownership.handle("conn.start", (id) => startSession(ctx, channels, id));
-    ownership.handle("conn.ensure", (id) => startSession(ctx, channels, id, false, "ensure"));
     ownership.handle("conn.newQr", (id) => requestNewQr(ctx, channels, id));
     ownership.handle("conn.logout", (id) => disconnectSession(ctx, channels, id));
     ownership.handle("conn.stop", (id) => channels.stop(id));

@@ -369,6 +369,8 @@ export class SessionOwnership implements RemoteSessions {
       if (op === "stop") return true; // no session anywhere
       throw new AppError("ERR_SESSION_NOT_OWNED");
     }
+    // a lease held elsewhere was taken by a round (whose take-over starts the session) or by a request there that starts it
+    if (op === "ensure") return true;
     await this.callProcess(owner, `conn.${op}`, whatsappId, {});
     return true;
   }
