@@ -1,4 +1,6 @@
+import { randomBytes, scryptSync } from "node:crypto";
 import { SETTING_DEFAULTS } from "@balcao/contract";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, createTestApp, type TestApp } from "./helpers.js";
 
@@ -95,5 +97,26 @@ describe("settings", () => {
     expect((await unlock("admin123")).statusCode).toBe(403);
     expect((await unlock("cofre-42")).json()).toMatchObject({ ok: true, settingsToken: expect.any(String) });
     expect((await unlock("cofre-42", agentToken)).statusCode).toBe(403);
+  });
+
+  it("a settings password hashed with older parameters is re-hashed with today's when it unlocks", async () => {
+    const unlock = (password: string) =>
+      t.app.inject({ method: "POST", url: "/settings/unlock", headers: bearer(t.adminToken), payload: { password } });
+    const stored = async () =>
+      (await t.ctx.db.execute<{ value: string }>(sql`select value from settings where key = 'settingsPassword'`)).rows[0].value;
+    const salt = randomBytes(16);
+    const key = scryptSync("cofre-antigo", salt, 32, { N: 16384, r: 8, p: 1 });
+    const old = `scrypt$16384$8$1$${salt.toString("base64")}$${key.toString("base64")}`;
+    await t.ctx.db.execute(
+      sql`insert into settings (key, value) values ('settingsPassword', ${old}) on conflict (key) do update set value = excluded.value`,
+    );
+    // a wrong password leaves the old hash alone
+    expect((await unlock("cofre-errado")).statusCode).toBe(403);
+    expect(await stored()).toBe(old);
+    expect((await unlock("cofre-antigo")).json()).toMatchObject({ ok: true });
+    const upgraded = await stored();
+    expect(upgraded).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect((await unlock("cofre-antigo")).json()).toMatchObject({ ok: true });
+    expect(await stored()).toBe(upgraded);
   });
 });

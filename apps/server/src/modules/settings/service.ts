@@ -17,12 +17,12 @@ import {
   type SettingKey,
   URL_SETTING_KEYS,
 } from "@balcao/contract";
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import { settings } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
-import { hashPassword, verifyPassword } from "../../lib/password.js";
+import { hashPassword, needsRehash, verifyPassword } from "../../lib/password.js";
 import { pixKeyProblem } from "../../lib/pix-brcode.js";
 import { isTimeZone } from "../../lib/zoned-time.js";
 
@@ -150,6 +150,15 @@ export async function verifySettingsPassword(ctx: AppContext, password: string, 
   const stored = await getSettingValue(ctx.db, "settingsPassword");
   if (!stored) throw new AppError("ERR_SETTINGS_PASSWORD_NOT_SET");
   const ok = await verifyPassword(password, stored);
+  if (ok && needsRehash(stored)) {
+    // a hash of older parameters: today's, as at sign-in (only if nobody changed the password meanwhile; a failure keeps the old one)
+    const value = await hashPassword(password);
+    await ctx.db
+      .update(settings)
+      .set({ value })
+      .where(and(eq(settings.key, "settingsPassword"), eq(settings.value, stored)))
+      .catch((err) => ctx.log.warn({ err }, "re-hashing the settings password failed"));
+  }
   if (actor !== undefined) await recordAudit(ctx.db, { actor, action: "settings.unlock", target: "settings", after: { ok } });
   return ok;
 }
