@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, ackReaches, eventually, multipart, PNG, settle } from "./conversation-kit.js";
 import { type FakeGraph, startFakeGraph } from "./fakes/graph.js";
+import { pruneCloudLedger } from "../src/modules/cloud/service.js";
 import { bearer, createTestApp, type TestApp } from "./helpers.js";
 
 /**
@@ -372,6 +373,48 @@ describe("a send of unknown outcome is not sent twice", () => {
     await settle(t);
     const ours = (await messagesOf(n)).filter((m) => m.from_me).at(-1)!;
     expect(fake.countByOurId().get(ours.wid)).toBe(1);
+  });
+});
+
+describe("the send ledger's clean-up", () => {
+  it("entries older than 30 days go, except those of a message still in the outbox and other connections' keys", async () => {
+    const n = "5511970000040";
+    await customer(n, "Eva", { type: "text", text: { body: "oi" } });
+    const ticket = await ticketOf(n);
+    await api(t, t.adminToken, "POST", `/messages/${ticket}`, { body: "enviada há muito tempo" });
+    await eventually(async () => (await messagesOf(n)).some((m) => m.from_me && m.ack >= 2), "delivered", 15_000);
+    const sent = (await messagesOf(n)).filter((m) => m.from_me).at(-1)!;
+    // a message that failed and waits for 'Reenviar' keeps its outbox row, and so its ledger
+    const { rows } = await t.ctx.db.execute<{ id: number }>(
+      sql`insert into messages (whatsapp_id, ticket_id, body, from_me, wid) values (${conn}, ${ticket}, 'falhou', true, 'KEEPLEDGER1') returning id`,
+    );
+    await t.ctx.db.execute(sql`insert into outbox (message_id, whatsapp_id, chat, priority, wid, payload, failed_at)
+      values (${rows[0].id}, ${conn}, ${n}, 0, 'KEEPLEDGER1', '{}'::jsonb, now())`);
+    await t.ctx.db.execute(sql`insert into whatsapp_auth_keys (whatsapp_id, key, value) values
+      (${conn}, 'out:KEEPLEDGER1', '{"at":1}'), (${conn}, 'cloud:kept', '[]'), (${conn}, 'seen:KEEPLEDGER1', 'sent'), (${conn}, 'wamid:wamid.KEEP', 'KEEPLEDGER1')`);
+    // another engine's keys are not the ledger's
+    const other = await api(t, t.adminToken, "POST", "/simulator/api/connections", { name: "Outra" });
+    await t.ctx.db.execute(sql`insert into whatsapp_auth_keys (whatsapp_id, key, value) values (${other.body.id}, 'out:NOTCLOUD', 'x')`);
+    const keysOf = async () =>
+      (
+        await t.ctx.db.execute<{ key: string }>(
+          sql`select key from whatsapp_auth_keys where key like 'out:%' or key like 'seen:%' or key like 'wamid:%'`,
+        )
+      ).rows.map((r) => r.key);
+    const sentKeys = (await keysOf()).filter((k) => k.endsWith(sent.wid) || k.startsWith("wamid:"));
+    expect(sentKeys).toContain(`out:${sent.wid}`);
+    // nothing is old yet
+    expect(await pruneCloudLedger(t.ctx.db)).toBe(0);
+    await t.ctx.db.execute(sql`update whatsapp_auth_keys set updated_at = now() - interval '31 days'`);
+    const before = await keysOf();
+    const removed = await pruneCloudLedger(t.ctx.db);
+    const after = await keysOf();
+    expect(after.sort()).toEqual(["out:KEEPLEDGER1", "out:NOTCLOUD", "seen:KEEPLEDGER1", "wamid:wamid.KEEP"]);
+    expect(removed).toBe(before.length - after.length);
+    expect(before).toContain(`out:${sent.wid}`);
+    // the connection's other state (its retry list, its tier) is not the ledger's
+    expect(await count(sql`select count(*)::int as n from whatsapp_auth_keys where whatsapp_id = ${conn} and key = 'cloud:kept'`)).toBe(1);
+    await t.ctx.db.execute(sql`delete from outbox where wid = 'KEEPLEDGER1'`);
   });
 });
 

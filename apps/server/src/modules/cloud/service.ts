@@ -22,6 +22,27 @@ import { AppError } from "../../lib/errors.js";
  * and the customer's 24-hour window.
  */
 
+/**
+ * The send ledger's entries (channels/cloud/session.ts: `out:<our id>`, `seen:<our id>`,
+ * `wamid:<wamid>` → our id) older than `days` are removed, except those of a message still in the
+ * outbox (queued or failed and waiting for 'Reenviar': its ledger is what keeps a send from going
+ * twice). A status Meta posts for a message after that long is ignored. The job runner calls it.
+ */
+export async function pruneCloudLedger(db: DbOrTx, days = 30): Promise<number> {
+  const { rows } = await db.execute<{ n: number }>(sql`
+    with d as (
+      delete from whatsapp_auth_keys k
+      where k.updated_at < now() - make_interval(days => ${days})
+        and k.whatsapp_id in (select id from whatsapps where type = 'cloud')
+        and (k.key like 'out:%' or k.key like 'seen:%' or k.key like 'wamid:%')
+        and not exists (
+          select 1 from outbox o where o.whatsapp_id = k.whatsapp_id
+            and o.wid = case when k.key like 'wamid:%' then k.value else substr(k.key, strpos(k.key, ':') + 1) end)
+      returning 1)
+    select count(*)::int as n from d`);
+  return Number(rows[0]?.n ?? 0);
+}
+
 /** A chat's free-form window: 24 h after the customer's last message. */
 export const WINDOW_MS = 24 * 3600_000;
 const TEMPLATE_TTL_MS = 10 * 60_000;
