@@ -70,6 +70,7 @@ describe("POST /api/messages/send", () => {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body).toMatchObject({ message: "Mensagem enviada com sucesso", id: expect.any(Number) });
     }
+    await eventually(async () => (await fromMeOn(s, number)).length >= 3, "the three messages on the phone");
     await settle(t);
     expect((await fromMeOn(s, number)).map((m) => m.body)).toEqual(["via authorization", "via x_token", "via x-token"]);
     expect((await send({ authorization: "Bearer nao-existe" }, { number, body: "x" })).status).toBe(401);
@@ -87,6 +88,8 @@ describe("POST /api/messages/send", () => {
     }
     expect((await send(h, { number: "5511987650001", body: "" })).body.error).toBe("ERR_VALIDATION");
     expect((await send(h, { number: "551187650002", body: "fixo, 12 dígitos" })).status).toBe(200);
+    // on the phone once the sender has taken it (a slow machine's sender may still be at it after one settle)
+    await eventually(async () => (await fromMeOn(s, "551187650002")).length > 0, "the message on the phone");
     await settle(t);
     expect((await fromMeOn(s, "551187650002")).map((m) => m.body)).toEqual(["fixo, 12 dígitos"]);
   });
@@ -152,6 +155,7 @@ describe("POST /api/messages/send", () => {
     expect(ok.length).toBeGreaterThanOrEqual(1);
     const c = await send(h, { number, body: "uma vez" });
     expect(c.body.id).toBe(ok[0].body.id);
+    await eventually(async () => (await fromMeOn(s, number)).length > 0, "the message on the phone");
     await settle(t);
     expect((await fromMeOn(s, number)).map((m) => m.body)).toEqual(["uma vez"]);
     // the key is the caller's: another token with the same key sends
