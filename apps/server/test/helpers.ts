@@ -31,7 +31,8 @@ export async function createTestDatabase(): Promise<{ database: Database; drop: 
   return {
     database,
     drop: async () => {
-      await database.close();
+      // closed already by a failed start, or by its app: the database goes anyway
+      await database.close().catch(() => {});
       const c = new pg.Client({ connectionString: url });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -79,7 +80,11 @@ let userSeq = 0;
 
 export async function createTestApp(env: Record<string, string> = {}, options: Partial<BuildOptions> = {}): Promise<TestApp> {
   const { database, drop } = await createTestDatabase();
-  return createTestAppOn(database, drop, env, options);
+  // an app that fails to start (a test of a refused start) leaves no database behind
+  return createTestAppOn(database, drop, env, options).catch(async (err: unknown) => {
+    await drop().catch(() => {});
+    throw err;
+  });
 }
 
 /** PostgreSQL for tests of several server processes, in both CI passes (PGlite cannot be shared). */
