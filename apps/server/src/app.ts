@@ -398,7 +398,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ownership.handle(SIM_CALL, simulatorCallHandler(channels, simulator));
     ownership.handle(CLOUD_WEBHOOK_CALL, cloudWebhookCallHandler(channels));
     await ownership.start({
-      start: (id) => startSession(ctx, channels, id, true),
+      start: (id) => startSession(ctx, channels, id, "owned"),
       stop: (id) => channels.stop(id),
       async adopt(id) {
         await sender.adopt(id);

@@ -215,8 +215,8 @@ describe("several processes, one inbox: session ownership", () => {
     const shownBefore = await shownQr(a, id);
     await until("its start heard", () => starts.includes(id));
     const other = all.find((n) => n !== owner) as Node;
-    await startSession(other.ctx, other.channels, id, false, "ensure");
-    await startSession(owner.ctx, owner.channels, id, false, "ensure");
+    await startSession(other.ctx, other.channels, id, "ensure");
+    await startSession(owner.ctx, owner.channels, id, "ensure");
     expect(starts.filter((s) => s === id)).toHaveLength(1);
     expect(await shownQr(a, id)).toBe(shownBefore);
     expect((await api(a, "POST", `/simulator/api/connections/${id}/scan`, { qrcode: shownBefore })).status).toBe(200);

@@ -226,7 +226,7 @@ export async function createWhatsapp(ctx: AppContext, channels: ChannelManager, 
   ctx.events.publish("whatsapp.saved", { whatsapp });
   // several processes: a lease round (here or on another process) may find the new row and start it
   // first; starting it again would replace the QR code the page has just been shown
-  await startSession(ctx, channels, whatsapp.id, false, "ensure");
+  await startSession(ctx, channels, whatsapp.id, "ensure");
   return getWhatsapp(ctx.db, whatsapp.id);
 }
 
@@ -331,20 +331,19 @@ async function refOf(db: DbOrTx, id: number) {
 
 /**
  * POST /whatsappsession/:id — (re)connects with the stored auth; a QR code follows when there is none.
- * `op` "ensure" (a new connection): nothing when the session already runs.
+ * `mode`: "start" (re)starts it where it runs (asked of its owner when another process holds its
+ * lease); "ensure" (a new connection) leaves a session that already runs alone; "owned": this
+ * process's take-over of the lease starts it here.
  */
 export async function startSession(
   ctx: AppContext,
   channels: ChannelManager,
   id: number,
-  owned = false,
-  op: "start" | "ensure" = "start",
+  mode: "start" | "ensure" | "owned" = "start",
 ): Promise<void> {
   const ref = await refOf(ctx.db, id);
-  // several processes: the session runs where its lease is (asked there), or here when this process
-  // takes it; `owned`: this process's take-over of the lease starts it
-  if (!owned && (await channels.atOwner(id, op))) return;
-  if (op === "ensure" && channels.get(id)) return;
+  if (mode !== "owned" && (await channels.atOwner(id, mode))) return;
+  if (mode === "ensure" && channels.get(id)) return;
   await applyStatus(ctx, id, { status: "OPENING", qrcode: "" });
   const session = await channels.start(ref).catch((err) => {
     ctx.log.error({ err, whatsappId: id }, "starting a session failed");

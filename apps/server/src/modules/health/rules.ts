@@ -22,7 +22,7 @@ export function capToday(
 ): { cap: number; full: number; warmupDay: number | null } {
   const full = s.dailyCap ?? DEFAULT_DAILY_CAP;
   if (s.warmupEnabled === false || !s.pairedAt) return { cap: full, full, warmupDay: null };
-  const day = dayNumber(localDate(now, zone)) - dayNumber(localDate(new Date(s.pairedAt).getTime(), zone)) + 1;
+  const day = dayNumber(localDate(now, zone)) - dayNumber(localDate(new Date(s.pairedAt), zone)) + 1;
   if (day > WARMUP_DAYS) return { cap: full, full, warmupDay: null };
   return { cap: warmupCap(full, day), full, warmupDay: Math.max(1, day) };
 }
