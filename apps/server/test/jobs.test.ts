@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enqueueJob, JobRunner } from "../src/jobs/runner.js";
 import { jobsOfGoneProcesses } from "../src/modules/connections/ownership.js";
-import { api, createQueue, customerSays, pairedSimulator, phoneOf, settle } from "./conversation-kit.js";
+import { api, createQueue, customerSays, eventually, pairedSimulator, phoneOf, settle } from "./conversation-kit.js";
 import { fakeClock } from "./fake-clock.js";
 import { createTestApp, type TestApp } from "./helpers.js";
 
@@ -174,6 +174,89 @@ describe("the job runner", () => {
     expect(await stateOf(ofGone)).toMatchObject({ state: "done", attempts: 2 });
     expect(await stateOf(ofAlive)).toMatchObject({ state: "running", attempts: 1 });
     await t.ctx.db.execute(sql`update jobs set state = 'done' where id = ${ofAlive}`);
+  });
+
+  it("a run that was claimed again meanwhile (its process stalled) does not record its outcome: the newer run's stands, no third run", async () => {
+    await t.ctx.db.execute(sql`
+      insert into cluster_processes (id, seen_at) values ('host:4:stalled', now()), ('host:5:alive', now())
+      on conflict (id) do update set seen_at = excluded.seen_at`);
+    const id = await enqueueJob(t.ctx.db, "test.fenced", {}, { runAt: new Date(fake.at()) });
+    const ran: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((res) => {
+      release = res;
+    });
+    const a = new JobRunner(t.ctx, {
+      clock: fake.clock,
+      pollMs: 60_000,
+      leaseMs: 30_000,
+      backoffMs: () => 10_000,
+      processId: "host:4:stalled",
+    });
+    a.register("test.fenced", async () => {
+      ran.push("a");
+      await held;
+      throw new Error("the stalled run failed at its end");
+    });
+    await a.tick();
+    expect(ran).toEqual(["a"]);
+    // A's process stops answering (its heartbeat is stale): B takes the job over and finishes it
+    await t.ctx.db.execute(sql`update cluster_processes set seen_at = now() - interval '1 hour' where id = 'host:4:stalled'`);
+    const b = new JobRunner(t.ctx, {
+      clock: fake.clock,
+      pollMs: 60_000,
+      leaseMs: 30_000,
+      processId: "host:5:alive",
+      orphaned: jobsOfGoneProcesses(15_000),
+    });
+    b.register("test.fenced", async () => void ran.push("b"));
+    await b.tick();
+    await b.idle();
+    expect(await stateOf(id)).toMatchObject({ state: "done", attempts: 2, last_error: null });
+    // A wakes up and its run fails: that must not queue the job again over B's outcome
+    release();
+    await a.idle();
+    expect(await stateOf(id)).toMatchObject({ state: "done", attempts: 2, last_error: null });
+    fake.advance(60_000);
+    await Promise.all([a.tick(), b.tick()]);
+    await Promise.all([a.idle(), b.idle()]);
+    expect(ran).toEqual(["a", "b"]);
+  });
+
+  it("a job that runs longer than its lease keeps it while its process works on it: no second run elsewhere", async () => {
+    const id = await enqueueJob(t.ctx.db, "test.long", {}, { runAt: new Date(fake.at()) });
+    const ran: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((res) => {
+      release = res;
+    });
+    const a = runner();
+    a.register("test.long", async () => {
+      ran.push("a");
+      await held;
+    });
+    const b = runner();
+    b.register("test.long", async () => void ran.push("b"));
+    const claimedAt = fake.at();
+    await a.tick();
+    const leaseUntil = async () =>
+      new Date(
+        (await t.ctx.db.execute<{ lease_until: string | Date }>(sql`select lease_until from jobs where id = ${id}`)).rows[0].lease_until,
+      ).getTime();
+    expect(await leaseUntil()).toBe(claimedAt + 30_000);
+    // the lease (30 s) is renewed every 10 s while the run goes on
+    for (const step of [10_000, 20_000]) {
+      fake.advance(10_000);
+      await eventually(async () => (await leaseUntil()) === claimedAt + step + 30_000, `the lease renewed at ${step} ms`);
+    }
+    fake.advance(15_000); // 35 s after the claim: past the first lease
+    await b.tick();
+    await b.idle();
+    expect(ran).toEqual(["a"]);
+    release();
+    await a.idle();
+    expect(await stateOf(id)).toMatchObject({ state: "done", attempts: 1 });
+    expect(ran).toEqual(["a"]);
   });
 
   it("a job queued in a transaction that rolls back never exists; a singleton key keeps one queued job", async () => {

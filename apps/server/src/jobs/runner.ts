@@ -268,29 +268,86 @@ export class JobRunner {
     }));
   }
 
+  /**
+   * While a job runs, its lease is renewed every third of its length: a run longer than the lease
+   * (a slow billing system, a long import) is not taken again by another process while this one is
+   * alive and still working on it. A renewal that finds the row claimed again stops renewing.
+   */
+  private keepLease(job: JobRow): { stop(): void } {
+    let stopped = false;
+    let cancel: (() => void) | undefined;
+    const every = Math.max(1, Math.floor(this.leaseMs / 3));
+    const renew = async () => {
+      const until = new Date(this.clock.now() + this.leaseMs).toISOString();
+      const { rows } = await this.ctx.db.execute(
+        sql`update jobs set lease_until = ${until}::timestamptz where ${claimOf(job)} returning id`,
+      );
+      if (!rows.length) {
+        stopped = true;
+        this.lostClaim(job);
+      }
+    };
+    const next = () => {
+      cancel = this.clock.setTimer(() => {
+        if (stopped) return;
+        void renew()
+          .catch((err) => this.ctx.log.warn({ err, jobId: job.id }, "job runner: renewing a lease failed"))
+          .finally(() => {
+            if (!stopped) next();
+          });
+      }, every);
+    };
+    next();
+    return {
+      stop() {
+        stopped = true;
+        cancel?.();
+      },
+    };
+  }
+
+  /** This run's job was claimed again meanwhile (this process stalled past its lease): the newer run's outcome stands. */
+  private lostClaim(job: JobRow) {
+    this.ctx.log.warn(
+      { job: job.name, jobId: job.id, attempts: job.attempts },
+      "job runner: the job was claimed again while this run went on; its outcome is not recorded",
+    );
+  }
+
   private async run(job: JobRow): Promise<void> {
     const handler = this.handlers.get(job.name);
+    const lease = this.keepLease(job);
     try {
       if (!handler) throw new Error(`no handler for job ${job.name}`);
       await handler(job.payload as never, job);
-      await this.ctx.db.execute(
-        sql`update jobs set state = 'done', lease_until = null, last_error = null, updated_at = now() where id = ${job.id}`,
+      const { rows } = await this.ctx.db.execute(
+        sql`update jobs set state = 'done', lease_until = null, last_error = null, updated_at = now() where ${claimOf(job)} returning id`,
       );
+      if (!rows.length) this.lostClaim(job);
     } catch (err) {
       const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
       const dead = job.attempts >= job.maxAttempts;
       const runAt = new Date(this.clock.now() + this.backoffMs(job.attempts)).toISOString();
-      await this.ctx.db
+      const recorded = await this.ctx.db
         .execute(sql`
           update jobs set state = ${dead ? "dead" : "queued"}, lease_until = null, last_error = ${message},
                  run_at = ${dead ? sql`run_at` : sql`${runAt}::timestamptz`}, updated_at = now()
-          where id = ${job.id}`)
-        .catch((e) => this.ctx.log.error({ err: e, jobId: job.id }, "job runner: recording a failure failed"));
-      this.ctx.log[dead ? "error" : "warn"](
-        { err, job: job.name, jobId: job.id, attempts: job.attempts },
-        dead ? "job failed for good" : "job failed; it will be tried again",
-      );
+          where ${claimOf(job)} returning id`)
+        .then(
+          (r) => r.rows.length > 0,
+          (e) => {
+            this.ctx.log.error({ err: e, jobId: job.id }, "job runner: recording a failure failed");
+            return true;
+          },
+        );
+      if (!recorded) this.lostClaim(job);
+      else
+        this.ctx.log[dead ? "error" : "warn"](
+          { err, job: job.name, jobId: job.id, attempts: job.attempts },
+          dead ? "job failed for good" : "job failed; it will be tried again",
+        );
     } finally {
+      lease.stop();
       const every = this.recurring.get(job.name);
       if (every !== undefined && !this.stopped) {
         await enqueueJob(
@@ -302,6 +359,15 @@ export class JobRunner {
       }
     }
   }
+}
+
+/**
+ * The row of a job as this run claimed it. Every claim adds one to `attempts`: a row still running
+ * with this run's attempt was not claimed again since (by another process, after this one's lease
+ * ended or its heartbeat stopped). A run's outcome and its lease renewals are written only then.
+ */
+function claimOf(job: JobRow): SQL {
+  return sql`id = ${job.id} and state = 'running' and attempts = ${job.attempts}`;
 }
 
 /** Jobs for the admins' view: the dead ones with their last error, and how many wait. */
