@@ -16,8 +16,10 @@ async function pair(id) {
   let c = await find();
   if (c.status !== "qrcode") {
     await admin.post(`/whatsappsession/${id}`);
-    c = await until(find, (x) => x.status === "qrcode", "a QR code");
+    c = await until(find, (x) => x.status === "qrcode" || x.status === "CONNECTED", "a QR code");
   }
+  // a session restarted with its credentials kept (after a 403) connects without a QR code
+  if (c.status === "CONNECTED") return;
   await admin.post(`/simulator/api/connections/${id}/scan`, { qrcode: c.qrcode });
 }
 
@@ -92,11 +94,24 @@ test("the health panel: sends today against the warm-up's cap; a phone logout pa
     await panel.getByTestId("health-backup-active").textContent(),
     `Envios automáticos indo pela conexão reserva ${backup.name}.`,
   );
-  await toast(page, `Os envios automáticos de ${main.name} foram pausados: Sessão encerrada no celular.`).waitFor();
+  const alert = toast(page, `Os envios automáticos de ${main.name} foram pausados: Sessão encerrada no celular.`);
+  await alert.waitFor();
+  assert.equal(await alert.count(), 1, "one alert, not one per listener");
   await panel.getByTestId("health-disconnects").filter({ hasText: "1" }).waitFor();
+  // the alert outlives an ordinary toast (3 s) that came after it: it stays until the number is resumed or it is closed
+  await card(page, main.name)
+    .getByRole("button", { name: `Editar ${main.name}` })
+    .click();
+  await page.getByRole("dialog").getByRole("button", { name: "Salvar" }).click();
+  const saved = toast(page, "Conexão salva com sucesso!");
+  await saved.waitFor();
+  await saved.waitFor({ state: "detached" });
+  assert.equal(await alert.count(), 1, "the pause alert is still on screen");
 
   await panel.getByRole("button", { name: "Retomar envios" }).click();
   await toast(page, "Envios automáticos retomados.").waitFor();
+  // resumed: its alert is over
+  await alert.waitFor({ state: "detached" });
   await panel.getByTestId("health-paused").waitFor({ state: "detached" });
   assert.equal((await admin.get(`/whatsapp/${main.id}/health`)).paused, false);
   await page.context().close();
@@ -127,6 +142,55 @@ test("the connection dialog's health section: backup, daily cap, warm-up", async
   assert.equal((await admin.get(`/whatsapp/${main.id}`)).dailyCap, 800);
   assert.equal((await admin.get(`/whatsapp/${main.id}`)).backupWhatsappId, backup.id);
   await page.context().close();
+});
+
+test("the pause alert reaches an admin on any screen: 'Ver conexões' opens the connections, 'Fechar' closes it", async () => {
+  await admin.post(`/whatsapp/${main.id}/health/resume`);
+  await pair(main.id);
+  await until(
+    () => admin.get(`/whatsapp/${main.id}/health`),
+    (h) => !h.paused,
+    "resumed and paired",
+  );
+  const text = `Os envios automáticos de ${main.name} foram pausados: Sessão encerrada no celular.`;
+  for (const theme of ["light", "dark"]) {
+    await admin.put("/settings/darkMode", { value: theme === "dark" ? "enabled" : "disabled" });
+    for (const width of [1366, 375]) {
+      const page = await newPage(browser, { width, height: width === 375 ? 760 : 800 });
+      await signIn(page); // lands on the tickets screen, its socket in its rooms
+      assert.match(new URL(page.url()).pathname, /^\/tickets/);
+      await admin.post(`/simulator/api/connections/${main.id}/unlink`, { reason: "loggedOut" });
+      const alert = page.locator("#notistack-snackbar", { hasText: text }).locator("..");
+      await within(alert.waitFor(), 10_000, "the pause alert on the tickets screen");
+      await settled(page);
+      await shot(page, `number-health-alert-${width}-${theme}`);
+      if (theme === "light" && width === 1366) {
+        await alert.getByRole("button", { name: "Ver conexões" }).click();
+        await page.waitForURL(/\/connections$/);
+        await card(page, main.name).getByTestId("health-paused").waitFor();
+        await alert.waitFor({ state: "detached" });
+      } else {
+        await alert.getByRole("button", { name: "Fechar" }).click();
+        await alert.waitFor({ state: "detached" });
+      }
+      await page.context().close();
+      await admin.post(`/whatsapp/${main.id}/health/resume`);
+      await pair(main.id);
+      await until(
+        () => admin.get(`/whatsapp/${main.id}/health`),
+        (h) => !h.paused,
+        "resumed and paired",
+      );
+    }
+  }
+  await admin.put("/settings/darkMode", { value: "disabled" });
+  // paused again (403) for the panel's screenshots below
+  await admin.post(`/simulator/api/connections/${main.id}/unlink`, { reason: "forbidden" });
+  await until(
+    () => admin.get(`/whatsapp/${main.id}/health`),
+    (h) => h.paused && h.pausedReason === "forbidden",
+    "the 403 pause",
+  );
 });
 
 test("screenshots: the health panel, light and dark at 1366 and 375 px", async () => {

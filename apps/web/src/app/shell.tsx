@@ -3,7 +3,7 @@ import { apiDocMenu } from "../features/api-doc";
 import { LanguageMenu } from "../components/layout/LanguageMenu";
 import { VolumeControl } from "../components/layout/VolumeControl";
 import { isAdmin, isSupervisor, useAuth, useLiveSession } from "../features/auth";
-import { connectionsMenu } from "../features/connections";
+import { connectionsMenu, useConnectionHealthAlerts } from "../features/connections";
 import { contactsMenu } from "../features/contacts";
 import { dashboardMenu } from "../features/dashboard";
 import { contractsMenu } from "../features/contracts";
@@ -51,6 +51,7 @@ export default function Shell() {
   const { get } = useSettings();
   useSessionLive();
   const admin = isAdmin(user);
+  useConnectionHealthAlerts(admin);
   const shown = MENU.filter((e) => !e.setting || get(e.setting) === "enabled");
   return (
     <AppLayout

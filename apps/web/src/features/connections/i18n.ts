@@ -76,6 +76,8 @@ const pt = {
       backup: "Conexão reserva: {{name}}",
       backupActive: "Envios automáticos indo pela conexão reserva {{name}}.",
       alert: "Os envios automáticos de {{name}} foram pausados: {{reason}}.",
+      seeConnections: "Ver conexões",
+      dismiss: "Fechar",
       pauseReasons: {
         falhas: "muitas mensagens falharam em pouco tempo",
         bloqueios: "muitos clientes recusaram as mensagens nas últimas 24 h",
@@ -233,6 +235,8 @@ const en: Texts = {
       backup: "Backup connection: {{name}}",
       backupActive: "Automatic sends are going through the backup connection {{name}}.",
       alert: "Automatic sends of {{name}} were paused: {{reason}}.",
+      seeConnections: "See connections",
+      dismiss: "Close",
       pauseReasons: {
         falhas: "many messages failed in a short time",
         bloqueios: "many customers refused its messages in the last 24 h",
@@ -387,6 +391,8 @@ const es: Texts = {
       backup: "Conexión de respaldo: {{name}}",
       backupActive: "Los envíos automáticos salen por la conexión de respaldo {{name}}.",
       alert: "Los envíos automáticos de {{name}} se pausaron: {{reason}}.",
+      seeConnections: "Ver conexiones",
+      dismiss: "Cerrar",
       pauseReasons: {
         falhas: "muchos mensajes fallaron en poco tiempo",
         bloqueios: "muchos clientes rechazaron sus mensajes en las últimas 24 h",

@@ -18,13 +18,13 @@ export function useConnectionHealth(id: number) {
 
 /**
  * Live health: `whatsappHealth` replaces the number's entry; a session change (a drop, a
- * reconnect) reads it again, as do the connection's settings being saved.
+ * reconnect) reads it again, as do the connection's settings being saved. (Its pause alert is
+ * `useConnectionHealthAlerts`, on every screen.)
  */
-export function useHealthLive(onAlert?: (p: { whatsappId: number; reason: string; name: string }) => void) {
+export function useHealthLive() {
   const queryClient = useQueryClient();
   useSocketEvent("whatsappHealth", (p) => {
     queryClient.setQueryData(healthQuery(p.whatsappId).queryKey, p.health);
-    if (p.alert) onAlert?.({ whatsappId: p.whatsappId, ...p.alert });
   });
   useSocketEvent("whatsappSession", (p) => {
     void queryClient.invalidateQueries({ queryKey: healthQuery(p.session.id).queryKey });

@@ -14,21 +14,17 @@ import {
   useSimulatorAvailable,
 } from "../api/connections";
 import { useHealthLive } from "../api/health";
-import { toastError } from "../../../lib/toast";
 import { ConnectionCard } from "./ConnectionCard";
-import { pauseReasonText } from "./HealthPanel";
 import { ConnectionDialog } from "./ConnectionDialog";
 import { QrCodeDialog } from "./QrCodeDialog";
 
 /** /connections (admins): the WhatsApp connections, their live status, sessions and settings. */
 export default function ConnectionsPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const q = useConnections();
   useConnectionsLive();
-  // a ban signal paused a number: the admin hears it at once (the card shows it too)
-  useHealthLive((a) =>
-    toastError(new Error(t("connections.health.alert", { name: a.name, reason: pauseReasonText(a.reason, t, (k) => i18n.exists(k)) }))),
-  );
+  // the card follows a number's health live; the pause alert's toast is the shell's (every screen)
+  useHealthLive();
   const simulatorAvailable = useSimulatorAvailable();
   const connections = q.data ?? [];
   const [disconnecting, setDisconnecting] = useState<Whatsapp | null>(null);
