@@ -3,11 +3,11 @@
 // finance frames from financeBaseUrl; screenshots of every section in both themes at 1366 and 375 px.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { ADMIN, BASE, launch, newPage, settled, shot, signIn, toast } from "../lib/browser.mjs";
+import { ADMIN, BASE, launch, newPage, settled, shot, signIn, toast, within } from "../lib/browser.mjs";
 import { solidPng } from "../lib/png.mjs";
 
 const PASSWORD = "cofre-e2e-42";
-const SECTIONS = ["pix", "witnesses", "integration", "selfService", "mail", "logos", "colors", "texts", "access"];
+const SECTIONS = ["pix", "witnesses", "integration", "selfService", "mail", "logos", "colors", "texts", "retention", "access"];
 let browser;
 
 /** The admin's API calls, with the settings token once the password exists. */
@@ -206,6 +206,37 @@ test("the self-service bot's words are the provider's: edited in 'Autoatendiment
   const settings = await call("GET", "/settings");
   const saved = settings.body.find((s) => s.key === "selfServiceAskDocument");
   assert.equal(saved?.value, "Oi! Me manda o CPF ou CNPJ do titular, só números, por favor.");
+  await page.context().close();
+});
+
+test("LGPD retention: the audit log's and the media files' days are set in 'Privacidade e retenção (LGPD)'", async () => {
+  const page = await newPage(browser, { width: 1366, height: 900 });
+  await signIn(page);
+  await unlockedPage(page);
+  const section = page.getByTestId("section-retention");
+  await section.scrollIntoViewIfNeeded();
+  await section.getByText("Privacidade e retenção (LGPD)").waitFor();
+  assert.equal(await page.getByTestId("field-auditRetentionDays").inputValue(), "365");
+  assert.equal(await page.getByTestId("field-mediaRetentionDays").inputValue(), "0");
+  await section.getByText(/0 mantém tudo/).waitFor();
+  await page.getByTestId("field-mediaRetentionDays").fill("180");
+  await page.getByTestId("save-retention").click();
+  await toast(page, "Configurações salvas.").waitFor();
+  const call = await adminApi();
+  const settings = (await call("GET", "/settings")).body;
+  assert.equal(settings.find((s) => s.key === "mediaRetentionDays")?.value, "180");
+  assert.equal(settings.find((s) => s.key === "auditRetentionDays")?.value, "365");
+  // back to keeping everything (0), from the form too
+  await page.getByTestId("field-mediaRetentionDays").fill("0");
+  await page.getByTestId("save-retention").click();
+  await within(
+    (async () => {
+      while ((await call("GET", "/settings")).body.find((s) => s.key === "mediaRetentionDays")?.value !== "0")
+        await new Promise((r) => setTimeout(r, 50));
+    })(),
+    10_000,
+    "mediaRetentionDays back to 0",
+  );
   await page.context().close();
 });
 

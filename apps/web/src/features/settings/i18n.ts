@@ -33,6 +33,7 @@ const pt = {
       texts: "Textos automáticos e horário",
       selfService: "Autoatendimento no WhatsApp",
       access: "Senha de configurações",
+      retention: "Privacidade e retenção (LGPD)",
     },
     fields: {
       aiEnabled: "IA para atendentes (sugestões, resumos, transcrição de áudios)",
@@ -108,6 +109,8 @@ const pt = {
       selfServiceUnavailable: "Sistema de cobrança fora do ar",
       selfServiceRestricted: "Número fora do cadastro",
       settingsPassword: "Nova senha de configurações",
+      auditRetentionDays: "Manter o registro de auditoria por (dias)",
+      mediaRetentionDays: "Apagar arquivos de mídia após (dias)",
     },
     help: {
       aiBaseUrl: "OpenAI: https://api.openai.com/v1 · Ollama: http://servidor:11434/v1 · vLLM/LocalAI: http://servidor:8000/v1",
@@ -138,6 +141,9 @@ const pt = {
       selfServiceConnection: "{message}: o status dado pelo sistema de cobrança.",
       selfServiceChooseContract: "A lista numerada dos contratos segue este texto.",
       settingsPassword: "Pelo menos 6 caracteres. Ao salvar, a tela é bloqueada e pede a nova senha.",
+      auditRetentionDays: "Registros mais antigos são apagados uma vez por dia. 0 guarda para sempre.",
+      mediaRetentionDays:
+        "Fotos, áudios, vídeos e documentos de mensagens mais antigas são apagados uma vez por dia; a conversa mostra que a mídia não está mais disponível. Os PDFs dos contratos não são afetados. 0 mantém tudo.",
     },
     options: { none: "Nenhuma", ssl: "SSL", tls: "TLS (STARTTLS)" },
     save: "Salvar",
@@ -215,6 +221,7 @@ const en: typeof pt = {
       texts: "Automatic texts and time",
       selfService: "WhatsApp self-service",
       access: "Settings password",
+      retention: "Privacy and retention (LGPD)",
     },
     fields: {
       aiEnabled: "AI for agents (suggestions, summaries, voice-note transcription)",
@@ -290,6 +297,8 @@ const en: typeof pt = {
       selfServiceUnavailable: "Billing system down",
       selfServiceRestricted: "Number not on file",
       settingsPassword: "New settings password",
+      auditRetentionDays: "Keep the audit log for (days)",
+      mediaRetentionDays: "Delete media files after (days)",
     },
     help: {
       aiBaseUrl: "OpenAI: https://api.openai.com/v1 · Ollama: http://server:11434/v1 · vLLM/LocalAI: http://server:8000/v1",
@@ -320,6 +329,9 @@ const en: typeof pt = {
       selfServiceConnection: "{message}: the status the billing system gave.",
       selfServiceChooseContract: "The numbered list of contracts follows this text.",
       settingsPassword: "At least 6 characters. Saving locks the screen and asks for the new password.",
+      auditRetentionDays: "Older entries are deleted once a day. 0 keeps them forever.",
+      mediaRetentionDays:
+        "Photos, audio, videos and documents of older messages are deleted once a day; the chat shows the media is no longer available. Contract PDFs are not affected. 0 keeps everything.",
     },
     options: { none: "None", ssl: "SSL", tls: "TLS (STARTTLS)" },
     save: "Save",
@@ -397,6 +409,7 @@ const es: typeof pt = {
       texts: "Textos automáticos y horario",
       selfService: "Autoservicio en WhatsApp",
       access: "Contraseña de configuración",
+      retention: "Privacidad y retención (LGPD)",
     },
     fields: {
       aiEnabled: "IA para agentes (sugerencias, resúmenes, transcripción de audios)",
@@ -472,6 +485,8 @@ const es: typeof pt = {
       selfServiceUnavailable: "Sistema de cobro caído",
       selfServiceRestricted: "Número fuera del registro",
       settingsPassword: "Nueva contraseña de configuración",
+      auditRetentionDays: "Conservar el registro de auditoría por (días)",
+      mediaRetentionDays: "Borrar archivos multimedia después de (días)",
     },
     help: {
       aiBaseUrl: "OpenAI: https://api.openai.com/v1 · Ollama: http://servidor:11434/v1 · vLLM/LocalAI: http://servidor:8000/v1",
@@ -502,6 +517,9 @@ const es: typeof pt = {
       selfServiceConnection: "{message}: el estado dado por el sistema de cobro.",
       selfServiceChooseContract: "La lista numerada de contratos sigue este texto.",
       settingsPassword: "Al menos 6 caracteres. Al guardar, la pantalla se bloquea y pide la nueva contraseña.",
+      auditRetentionDays: "Los registros más antiguos se borran una vez al día. 0 los conserva para siempre.",
+      mediaRetentionDays:
+        "Fotos, audios, videos y documentos de mensajes más antiguos se borran una vez al día; el chat muestra que el archivo ya no está disponible. Los PDF de los contratos no se ven afectados. 0 conserva todo.",
     },
     options: { none: "Ninguna", ssl: "SSL", tls: "TLS (STARTTLS)" },
     save: "Guardar",

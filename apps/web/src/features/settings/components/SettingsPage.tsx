@@ -17,6 +17,7 @@ import {
   ColorsSection,
   IntegrationSection,
   LogosSection,
+  RetentionSection,
   SelfServiceSection,
   TextsSection,
   WitnessSection,
@@ -56,6 +57,7 @@ export default function SettingsPage() {
             <LogosSection />
             <ColorsSection />
             <TextsSection />
+            <RetentionSection />
             <AccessSection />
           </Box>
         )}

@@ -219,6 +219,19 @@ export function SelfServiceSection() {
   );
 }
 
+/** LGPD: how long the audit log and the messages' media files are kept (daily jobs delete what is older). */
+export function RetentionSection() {
+  return (
+    <SettingsSection
+      id="retention"
+      fields={[
+        { key: "auditRetentionDays", kind: "number", help: "settings.help.auditRetentionDays" },
+        { key: "mediaRetentionDays", kind: "number", help: "settings.help.mediaRetentionDays" },
+      ]}
+    />
+  );
+}
+
 /** Changing the settings password closes the gate (the server drops tokens given under the old one). */
 export function AccessSection() {
   return (
