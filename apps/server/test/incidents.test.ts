@@ -248,6 +248,61 @@ describe("queue position and expected wait", () => {
     expect((await told(c))[1]).toMatch(/^Você é o 2º da fila Financeiro\. Tempo estimado de espera: cerca de \d+ min\.$/);
   }, 60_000);
 
+  it("a customer of an agent's ticket writes during an outage: the notice's step gets the safety net (a crash before it runs still tells them); none once it is closed", async () => {
+    const queue = await createQueue(t, "Atendimento em outage");
+    const sim = await pairedSimulator(t, { name: "Outage WA", queueIds: [queue] });
+    const [n] = numbers(1);
+    await sim.session.customerSend({ number: n, name: "Cliente Ag", body: "bom dia" });
+    await drain();
+    const ticketId = (await api(t, t.adminToken, "GET", `/tickets?status=pending&queueIds=${queue}&showAll=true`)).body.tickets[0]
+      .id as number;
+    const taken = await api(t, t.adminToken, "PUT", `/tickets/${ticketId}`, { status: "open", userId: agent.id });
+    expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+    // what the inbound pipeline stores as the bot steps' safety net (a job due a minute later, deleted once the steps ran)
+    await t.ctx.db.execute(sql`create table test_bot_jobs (message_id bigint)`);
+    await t.ctx.db.execute(sql`
+      create function test_seen_bot_job() returns trigger language plpgsql as $$
+      begin
+        if new.name = 'bots.inbound' then insert into test_bot_jobs values ((new.payload->>'messageId')::bigint); end if;
+        return new;
+      end $$`);
+    await t.ctx.db.execute(sql`create trigger test_seen_bot_job after insert on jobs for each row execute function test_seen_bot_job()`);
+    const lastCustomerMessage = async () =>
+      Number(
+        (await t.ctx.db.execute<{ id: number }>(sql`select max(id) as id from messages where ticket_id = ${ticketId} and not from_me`))
+          .rows[0].id,
+      );
+    const netFor = async (messageId: number) =>
+      (await t.ctx.db.execute(sql`select 1 from test_bot_jobs where message_id = ${messageId}`)).rows.length;
+    try {
+      // no outage: a message of an agent's ticket has no bot to run, so no safety net (and no statement for it)
+      await sim.session.customerSend({ number: n, body: "tem alguém aí?" });
+      await drain();
+      expect(await netFor(await lastCustomerMessage())).toBe(0);
+
+      const notice = "Falha de energia no POP Centro. Previsão: 20h.";
+      const opened = await api(t, t.adminToken, "POST", "/incidents", { title: "Energia", message: notice });
+      expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+      await sim.session.customerSend({ number: n, body: "caiu a internet" });
+      await drain();
+      expect(await netFor(await lastCustomerMessage())).toBe(1);
+      expect(count((await received(sim)).get(n), notice)).toBe(1);
+      // the ticket stays the agent's: the notice is the only bot message
+      expect((await api(t, t.adminToken, "GET", `/tickets/${ticketId}`)).body).toMatchObject({ userId: agent.id, status: "open" });
+
+      const closed = await api(t, t.adminToken, "POST", `/incidents/${opened.body.id}/close`, { closeTickets: false });
+      expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+      await drain();
+      await sim.session.customerSend({ number: n, body: "voltou, obrigado" });
+      await drain();
+      expect(await netFor(await lastCustomerMessage())).toBe(0);
+    } finally {
+      await t.ctx.db.execute(sql`drop trigger test_seen_bot_job on jobs`);
+      await t.ctx.db.execute(sql`drop function test_seen_bot_job()`);
+      await t.ctx.db.execute(sql`drop table test_bot_jobs`);
+    }
+  });
+
   it("is off by default: a queue that does not tell positions sends nothing", async () => {
     const queue = await createQueue(t, "Comercial");
     expect((await api(t, t.adminToken, "GET", `/queue/${queue}`)).body.positionNotice).toEqual({ enabled: false, everyMinutes: 10 });

@@ -4,6 +4,7 @@ import { messages } from "../../db/schema/index.js";
 import type { ConnectionInfo } from "../connections/service.js";
 import type { BotPlan } from "../messages/inbound.js";
 import { loadMessage } from "../messages/queries.js";
+import { anyOpenIncident } from "../incidents/service.js";
 import { findTicket } from "../tickets/queries.js";
 import { type BotDeps, type BotStep, SELF_SERVICE_JOB, type StepInput, TYPEBOT_JOB } from "./deps.js";
 import { type BotState, botState } from "./state.js";
@@ -91,13 +92,15 @@ export function createBotSteps(deps: BotDeps) {
 
   /**
    * What the inbound builder asks before a customer message's transaction (no statement while the settings, the
-   * connection and the chat entries are cached): whether it may be an opt-out word, and whether any step may answer
-   * on its ticket once placed — the builder stores the steps' safety-net job only then.
+   * connection, the chat entries and "is an incident open" are cached): whether it may be an opt-out word, and
+   * whether any step may answer on its ticket once placed — the builder stores the steps' safety-net job only then.
    */
   async function plan(message: { body: string; mediaType: string; fromMe: boolean }, whatsappId: number): Promise<BotPlan> {
     const optOut = !message.fromMe && (await candidate(message.body, message.mediaType));
+    // during an outage the notice's step (the first) answers on any customer's ticket, an agent's too
+    const incident = !message.fromMe && (await anyOpenIncident(ctx));
     const others = await othersPlan(message, whatsappId);
-    return { optOut, mayAnswer: (t) => !skipped(message, t) && (optOut || others(t)) };
+    return { optOut, mayAnswer: (t) => !skipped(message, t) && (optOut || incident || others(t)) };
   }
 
   return { afterMessage, plan };
