@@ -15,6 +15,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
+import { cpus } from "node:os";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 // @ts-expect-error a plain ES module without types (deploy/cluster.mjs)
@@ -60,14 +61,19 @@ function cpuNow(c: Cluster): { servers: number; postgres: number; each: number[]
     } catch {}
   }
   const each = c.servers.map((s) => (s.proc.pid ? cpuSeconds(s.proc.pid) : 0));
-  return { servers: each.reduce((a, b) => a + b, 0), postgres, each };
+  // the whole machine (load generator, HAProxy, Redis included): busy and total ticks of /proc/stat's first line
+  const f = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = f.reduce((a, b) => a + b, 0);
+  return { servers: each.reduce((a, b) => a + b, 0), postgres, each, machineBusy: total - f[3] - f[4], machineTotal: total };
 }
 
 type Cpu = ReturnType<typeof cpuNow>;
 const cpuLine = (a: Cpu, b: Cpu, n: number, what: string) =>
   `CPU per ${what}: servers ${(((b.servers - a.servers) * 1000) / n).toFixed(2)} ms${
     b.each.length > 1 ? ` (${b.each.map((x, i) => (((x - (a.each[i] ?? 0)) * 1000) / n).toFixed(2)).join(" + ")})` : ""
-  } + PostgreSQL ${(((b.postgres - a.postgres) * 1000) / n).toFixed(2)} ms`;
+  } + PostgreSQL ${(((b.postgres - a.postgres) * 1000) / n).toFixed(2)} ms; machine busy ${(
+    ((b.machineBusy - a.machineBusy) / Math.max(1, b.machineTotal - a.machineTotal)) * cpus().length
+  ).toFixed(2)} of ${cpus().length} cores`;
 
 async function json<T>(base: string, token: string | undefined, method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${base}${path}`, {
