@@ -52,7 +52,7 @@ function cpuSeconds(pid: number, withEnded = false): number {
 }
 
 /** CPU seconds of the server processes and of PostgreSQL (every `postgres` process on the machine, and those that ended: the postmaster's reaped children). */
-function cpuNow(c: Cluster): { servers: number; postgres: number; each: number[] } {
+function cpuNow(c: Cluster): { servers: number; postgres: number; each: number[]; machineBusy: number; machineTotal: number } {
   let postgres = 0;
   for (const d of readdirSync("/proc")) {
     if (!/^\d+$/.test(d)) continue;

@@ -23,6 +23,17 @@ async function pair(id) {
   await admin.post(`/simulator/api/connections/${id}/scan`, { qrcode: c.qrcode });
 }
 
+/** 'Retomar envios' through the API, then paired again: the number sends as usual. */
+async function resumeAndPair(id) {
+  await admin.post(`/whatsapp/${id}/health/resume`);
+  await pair(id);
+  await until(
+    () => admin.get(`/whatsapp/${id}/health`),
+    (h) => !h.paused,
+    "resumed and paired",
+  );
+}
+
 async function pairedSimulator(name, extra = {}) {
   const w = await admin.post("/simulator/api/connections", { name });
   created.push(w.id);
@@ -145,13 +156,7 @@ test("the connection dialog's health section: backup, daily cap, warm-up", async
 });
 
 test("the pause alert reaches an admin on any screen: 'Ver conexões' opens the connections, 'Fechar' closes it", async () => {
-  await admin.post(`/whatsapp/${main.id}/health/resume`);
-  await pair(main.id);
-  await until(
-    () => admin.get(`/whatsapp/${main.id}/health`),
-    (h) => !h.paused,
-    "resumed and paired",
-  );
+  await resumeAndPair(main.id);
   const text = `Os envios automáticos de ${main.name} foram pausados: Sessão encerrada no celular.`;
   for (const theme of ["light", "dark"]) {
     await admin.put("/settings/darkMode", { value: theme === "dark" ? "enabled" : "disabled" });
@@ -174,13 +179,7 @@ test("the pause alert reaches an admin on any screen: 'Ver conexões' opens the 
         await alert.waitFor({ state: "detached" });
       }
       await page.context().close();
-      await admin.post(`/whatsapp/${main.id}/health/resume`);
-      await pair(main.id);
-      await until(
-        () => admin.get(`/whatsapp/${main.id}/health`),
-        (h) => !h.paused,
-        "resumed and paired",
-      );
+      await resumeAndPair(main.id);
     }
   }
   await admin.put("/settings/darkMode", { value: "disabled" });
