@@ -2,7 +2,8 @@
  * Benchmarks of the conversation server; they print figures and assert nothing.
  *   npm run bench                                  all
  *   npm run bench -- inbound | outbound | lists | disparos | metrics    one
- * inbound: PostgreSQL, with the inbound journal and with a no-op one (what the journal costs);
+ * inbound: PostgreSQL, with the inbound journal and with a no-op one (what the journal costs); BENCH_MESSAGES (20 000),
+ *   BENCH_IN_FLIGHT (64 customer messages awaiting their socket emit), BENCH_JOURNAL=only (only the journaled run);
  * outbound: an agent's POST /messages on the embedded PGlite, 10 agents sending.
  * disparos: GET /disparos (pages, filters) and GET /disparos/stats over 100 000 rows, on both engines.
  * metrics: GET /metrics (the dashboard) warm and cold over the lists' data, on both engines.
@@ -32,7 +33,7 @@ import { DEMO_ADMIN, loadConfig } from "../apps/server/src/config.js";
 import { type Database, openDatabase } from "../apps/server/src/db/client.js";
 import type { Journal } from "../apps/server/src/modules/messages/journal.js";
 import { generate, SIZES } from "./generate.js";
-import { fmt, summarize } from "./stats.js";
+import { fmt, postgresCpuSeconds, summarize } from "./stats.js";
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -159,7 +160,7 @@ async function simulatorConnection(env: Env, queueIds: number[]) {
 async function inbound(journaled: boolean) {
   const CONTACTS = 1000;
   const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
-  const IN_FLIGHT = 64;
+  const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 64);
   console.log(
     `\n## Inbound throughput — ${CONTACTS} contacts, ${MESSAGES} messages, ${IN_FLIGHT} in flight, PostgreSQL, ${journaled ? "with the inbound journal" : "without a journal (no-op)"}`,
   );
@@ -197,6 +198,7 @@ async function inbound(journaled: boolean) {
       kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
     });
     const cpu0 = process.cpuUsage();
+    const pg0 = postgresCpuSeconds();
     const started = performance.now();
     await Promise.all(
       Array.from({ length: IN_FLIGHT }, async () => {
@@ -213,6 +215,7 @@ async function inbound(journaled: boolean) {
     );
     const seconds = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpu0);
+    const pgSeconds = postgresCpuSeconds() - pg0;
     off();
     socket.disconnect();
     const counts = await env.app.ctx.db.execute<{ messages: number; tickets: number }>(
@@ -223,6 +226,8 @@ async function inbound(journaled: boolean) {
     console.log(
       `statements per message (Drizzle's, transactions' begin/commit included): ${(statements / MESSAGES).toFixed(2)}; this process's CPU (server + load): ${((cpu.user + cpu.system) / 1000 / MESSAGES).toFixed(2)} ms per message`,
     );
+    // every postgres process on this machine (0 when the server is elsewhere), autovacuum and the WAL writer included
+    console.log(`PostgreSQL's CPU (this machine's postgres processes): ${((pgSeconds * 1000) / MESSAGES).toFixed(2)} ms per message`);
     if (process.env.BENCH_STATEMENTS)
       for (const [kind, n] of [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 20))
         console.log(`  ${(n / MESSAGES).toFixed(2).padStart(6)}  ${kind}`);

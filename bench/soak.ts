@@ -13,7 +13,7 @@
  * Not covered: the billing self-service (it needs an SGP / MK-AUTH fake; the bots here are the menu and chat entries).
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,6 +23,7 @@ import pg from "pg";
 import { buildApp } from "../apps/server/src/app.js";
 import { DEMO_ADMIN, loadConfig } from "../apps/server/src/config.js";
 import { openDatabase } from "../apps/server/src/db/client.js";
+import { postgresCpuSeconds } from "./stats.js";
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 60);
 const INTERVAL_MIN = Number(process.env.SOAK_INTERVAL_MINUTES ?? 5);
@@ -216,23 +217,6 @@ const schedules = (async () => {
   }
 })();
 
-/**
- * CPU seconds (user + system) of every `postgres` process on the machine, from /proc, with the time
- * of the ones that ended (the postmaster's reaped children, cutime + cstime): a backend that exits
- * no longer takes its time away from the sum.
- */
-function postgresCpuSeconds(): number {
-  let total = 0;
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      if (readFileSync(`/proc/${d}/comm`, "utf8").trim() !== "postgres") continue;
-      const fields = readFileSync(`/proc/${d}/stat`, "utf8").split(") ")[1].split(" ");
-      total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
-    } catch {}
-  }
-  return total;
-}
 let cpuMark = { at: performance.now(), node: process.cpuUsage(), pg: postgresCpuSeconds() };
 
 // the table, per interval

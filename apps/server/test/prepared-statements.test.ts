@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../src/db/client.js";
+import { PLANNED_EACH_RUN } from "../src/db/preparing-client.js";
 import { createSharedDatabase } from "./helpers.js";
 
 /**
@@ -47,6 +48,25 @@ describe("statements prepared on their connection (PostgreSQL)", () => {
     expect(kept.some((s) => s.includes("as once") || s.includes("as twice") || s.includes("constant") || s.includes("searched"))).toBe(
       false,
     );
+  });
+
+  it("a statement marked to be planned on each run is never kept, however often it is sent, and answers each run's values", async () => {
+    const answers: number[] = [];
+    for (const ids of [[1], [1, 2], [3, 4, 5], [6], [7, 8], [9]])
+      answers.push(
+        (
+          await database.db.execute<{ n: number }>(
+            sql`${sql.raw(PLANNED_EACH_RUN)}select count(*)::int as n from unnest(${`{${ids.join(",")}}`}::int[]) as ids`,
+          )
+        ).rows[0].n,
+      );
+    expect(answers).toEqual([1, 2, 3, 1, 2, 1]);
+    // the same text without the mark is kept after its third send: the mark, not the text, decides
+    for (let i = 0; i < 3; i++) await database.db.execute(sql`select count(*)::int as n from unnest(${"{1,2}"}::int[]) as ids`);
+    const kept = await prepared();
+    expect(kept.filter((s) => s.includes("from unnest($1::int[]) as ids"))).toEqual([
+      "select count(*)::int as n from unnest($1::int[]) as ids",
+    ]);
   });
 
   it("after a migration changes the columns a prepared statement answers, one run fails and the next ones answer the new columns", async () => {
