@@ -56,7 +56,10 @@ describe("GET /messages/:ticketId", () => {
     expect(p1.body).toMatchObject({ count: 7, hasMore: true, ticket: { id: tk.id, unreadMessages: 0 } });
     const p3 = await api(t, agent.token, "GET", `/messages/${tk.id}?pageNumber=3&rowsPerPage=3`);
     expect(p3.body.messages.map((m: { body: string }) => m.body)).toEqual(["m1"]);
-    expect(p3.body.hasMore).toBe(false);
+    expect(p3.body).toMatchObject({ count: 7, hasMore: false });
+    // past the last page: no messages, and still how many the ticket holds
+    const p4 = await api(t, agent.token, "GET", `/messages/${tk.id}?pageNumber=4&rowsPerPage=3`);
+    expect(p4.body).toMatchObject({ messages: [], count: 7, hasMore: false });
     expect((await api(t, agent.token, "GET", `/tickets/${tk.id}`)).body.unreadMessages).toBe(0);
     const read = await t.ctx.db.execute<{ n: number }>(
       sql`select count(*)::int as n from messages where ticket_id = ${tk.id} and not read`,

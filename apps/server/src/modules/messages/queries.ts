@@ -129,24 +129,21 @@ type RawMessageRow = {
 };
 
 /**
- * A change to one message and the message as it then reads, in ONE statement: `change` is a CTE
- * named `u` (an update … returning *), `extra` more CTEs after it (a journal step). Answers
- * undefined when the change touched nothing. The channel's acks take this path (two per message).
+ * The columns a Message is made of, read by hand (no query builder: building a three-join select
+ * with Drizzle cost more CPU than the rest of GET /messages): the message as `m`, its author `c`,
+ * the quoted message `q` and its author `qc`.
  */
-export async function changeAndLoadMessage(db: DbOrTx, change: SQL, extra: SQL = sql``): Promise<Message | undefined> {
-  const { rows } = await db.execute<RawMessageRow>(sql`
-    with u as (${change})${extra}
-    select u.id, u.wid, u.whatsapp_id, u.body, u.from_me, u.read, u.ack, u.is_deleted, u.is_edited, u.media_type, u.media_key,
-           u.mimetype, u.file_name, u.ticket_id, u.contact_id, u.quoted_msg_id, u.source, u.user_id, u.send_error, u.transcription, u.created_at, u.updated_at,
-           c.id as c_id, c.name as c_name, c.profile_pic_url as c_pic,
-           q.id as q_id, q.body as q_body, q.from_me as q_from_me, q.media_type as q_media_type, q.media_key as q_media_key,
-           q.is_deleted as q_is_deleted, qc.id as qc_id, qc.name as qc_name
-    from u
-    left join contacts c on c.id = u.contact_id
-    left join messages q on q.id = u.quoted_msg_id
+const RAW_COLUMNS =
+  sql.raw(`m.id, m.wid, m.whatsapp_id, m.body, m.from_me, m.read, m.ack, m.is_deleted, m.is_edited, m.media_type, m.media_key,
+       m.mimetype, m.file_name, m.ticket_id, m.contact_id, m.quoted_msg_id, m.source, m.user_id, m.send_error, m.transcription, m.created_at, m.updated_at,
+       c.id as c_id, c.name as c_name, c.profile_pic_url as c_pic,
+       q.id as q_id, q.body as q_body, q.from_me as q_from_me, q.media_type as q_media_type, q.media_key as q_media_key,
+       q.is_deleted as q_is_deleted, qc.id as qc_id, qc.name as qc_name`);
+const RAW_JOINS = sql.raw(`left join contacts c on c.id = m.contact_id
+    left join messages q on q.id = m.quoted_msg_id
     left join contacts qc on qc.id = q.contact_id`);
-  const r = rows[0];
-  if (!r) return undefined;
+
+function fromRaw(r: RawMessageRow): Message {
   const m = {
     id: Number(r.id),
     wid: r.wid,
@@ -189,14 +186,42 @@ export async function changeAndLoadMessage(db: DbOrTx, change: SQL, extra: SQL =
   });
 }
 
-export async function loadMessagesPage(db: DbOrTx, ticketId: number, offset: number, limit: number): Promise<Message[]> {
-  // planned once per pooled connection on PostgreSQL, as every repeated statement (db/preparing-client.ts)
-  const rows = await selectMessages(db)
-    .where(eq(messages.ticketId, ticketId))
-    .orderBy(sql`${messages.createdAt} desc nulls last`, sql`${messages.id} desc nulls last`)
-    .limit(limit)
-    .offset(offset);
-  return rows.map((r) => toMessage(r as MessageJoinRow));
+/**
+ * A change to one message and the message as it then reads, in ONE statement: `change` is a CTE
+ * named `u` (an update … returning *), `extra` more CTEs after it (a journal step). Answers
+ * undefined when the change touched nothing. The channel's acks take this path (two per message).
+ */
+export async function changeAndLoadMessage(db: DbOrTx, change: SQL, extra: SQL = sql``): Promise<Message | undefined> {
+  const { rows } = await db.execute<RawMessageRow>(sql`
+    with u as (${change})${extra}
+    select ${RAW_COLUMNS}
+    from u m
+    ${RAW_JOINS}`);
+  return rows[0] ? fromRaw(rows[0]) : undefined;
+}
+
+/**
+ * A page of a ticket's messages, newest first, and how many the ticket holds, in one statement (one
+ * round trip, one snapshot; prepared once per connection on PostgreSQL, db/preparing-client.ts).
+ */
+export async function loadMessagesPage(
+  db: DbOrTx,
+  ticketId: number,
+  offset: number,
+  limit: number,
+): Promise<{ messages: Message[]; count: number }> {
+  const { rows } = await db.execute<RawMessageRow & { total: number }>(sql`
+    select ${RAW_COLUMNS}, (select count(*)::int from messages where ticket_id = ${ticketId}) as total
+    from messages m
+    ${RAW_JOINS}
+    where m.ticket_id = ${ticketId}
+    order by m.created_at desc nulls last, m.id desc nulls last
+    limit ${limit} offset ${offset}`);
+  if (rows.length) return { messages: rows.map(fromRaw), count: Number(rows[0].total) };
+  // past the last page (or none at all): the count on its own
+  if (offset === 0) return { messages: [], count: 0 };
+  const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(messages).where(eq(messages.ticketId, ticketId));
+  return { messages: [], count: Number(n) };
 }
 
 /** The body of a stored message by its channel id (engines ask for it to retry a send). */

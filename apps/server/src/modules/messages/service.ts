@@ -30,14 +30,11 @@ export async function listMessages(
   const db = conv.ctx.db;
   let ticket = await ticketFor(db, user, ticketId, conv.ctx.waitingLines);
   const offset = (q.pageNumber - 1) * q.rowsPerPage;
-  const [rows, [{ n }]] = await Promise.all([
-    loadMessagesPage(db, ticketId, offset, q.rowsPerPage + 1),
-    db.select({ n: sql<number>`count(*)::int` }).from(messages).where(eq(messages.ticketId, ticketId)),
-  ]);
+  const { messages: rows, count } = await loadMessagesPage(db, ticketId, offset, q.rowsPerPage + 1);
   const hasMore = rows.length > q.rowsPerPage;
   const page = rows.slice(0, q.rowsPerPage).reverse();
   if (ticket.unreadMessages > 0) ticket = await markRead(conv, ticketId);
-  return { messages: page, ticket, count: n, hasMore };
+  return { messages: page, ticket, count, hasMore };
 }
 
 /** POST /messages/:ticketId/read — the agent reads the open chat: what arrived in it is read. */
