@@ -120,7 +120,7 @@ export async function runMissedSteps(
     select exists (select 1 from messages where ticket_id = ${p.ticketId} and id > ${p.messageId} and source = 'bot')
         or exists (select 1 from jobs where name in (${TYPEBOT_JOB}, ${SELF_SERVICE_JOB}) and (payload->>'messageId')::bigint = ${p.messageId}) as answered`);
   if (rows[0]?.answered) return;
-  const [message, ticket] = await Promise.all([loadMessage(db, eq(messages.id, p.messageId)), findTicket(db, p.ticketId)]);
+  const [message, ticket] = await Promise.all([loadMessage(db, p.messageId), findTicket(db, p.ticketId)]);
   if (!message || !ticket) return;
   await steps(message, ticket);
 }

@@ -148,7 +148,7 @@ export function createMessageBuilder(
     const r = result;
 
     const ticket = r.ticket;
-    const message = r.quoted ? await loadMessage(db, eq(messages.id, r.message.id)) : r.message;
+    const message = r.quoted ? await loadMessage(db, r.message.id) : r.message;
     for (const c of r.newContacts) ctx.events.publish("contact.saved", { action: "create", contact: contactOf(c) });
     if (r.ticketChanged) ctx.events.publish("ticket.updated", { ticket, previous: r.previous, ...(r.created && { created: true }) });
     if (message) ctx.events.publish("message.created", { message, ticket });

@@ -89,7 +89,7 @@ export async function createNote(conv: ConvDeps, user: SessionUser, ticketId: nu
       dataJson: mentioned.length ? JSON.stringify({ mentions: mentioned }) : null,
     })
     .returning({ id: messages.id });
-  const message = await loadMessage(ctx.db, eq(messages.id, row.id));
+  const message = await loadMessage(ctx.db, row.id);
   if (!message) throw new AppError("ERR_NO_MESSAGE_FOUND");
   ctx.events.publish("message.created", { message, ticket });
   if (mentioned.length) {

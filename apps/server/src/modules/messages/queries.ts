@@ -5,29 +5,12 @@ import type { AppContext } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import { contacts, messages } from "../../db/schema/index.js";
 import { mediaUrl } from "../../lib/media.js";
-import { iso } from "../../lib/sql.js";
+import { idArray, iso } from "../../lib/sql.js";
 import { loadTicket } from "../tickets/queries.js";
 
 /** How messages are read: one query joins the author and the quoted message. */
 
 export type MessageRow = typeof messages.$inferSelect;
-
-const quoted = alias(messages, "quoted");
-const quotedContact = alias(contacts, "quoted_contact");
-
-const messageFields = {
-  m: messages,
-  contact: { id: contacts.id, name: contacts.name, profilePicUrl: contacts.profilePicUrl },
-  q: {
-    id: quoted.id,
-    body: quoted.body,
-    fromMe: quoted.fromMe,
-    mediaType: quoted.mediaType,
-    mediaKey: quoted.mediaKey,
-    isDeleted: quoted.isDeleted,
-  },
-  qContact: { id: quotedContact.id, name: quotedContact.name },
-};
 
 type MessageJoinRow = {
   m: MessageRow;
@@ -36,16 +19,7 @@ type MessageJoinRow = {
   qContact: { id: number; name: string } | null;
 };
 
-export function selectMessages(db: DbOrTx) {
-  return db
-    .select(messageFields)
-    .from(messages)
-    .leftJoin(contacts, eq(contacts.id, messages.contactId))
-    .leftJoin(quoted, eq(quoted.id, messages.quotedMsgId))
-    .leftJoin(quotedContact, eq(quotedContact.id, quoted.contactId));
-}
-
-export function toMessage(r: MessageJoinRow): Message {
+function toMessage(r: MessageJoinRow): Message {
   const m = r.m;
   return {
     id: m.id,
@@ -85,11 +59,6 @@ export function toMessage(r: MessageJoinRow): Message {
     createdAt: iso(m.createdAt),
     updatedAt: iso(m.updatedAt),
   };
-}
-
-export async function loadMessage(db: DbOrTx, where: SQL): Promise<Message | undefined> {
-  const [row] = await selectMessages(db).where(where);
-  return row ? toMessage(row as MessageJoinRow) : undefined;
 }
 
 type RawMessageRow = {
@@ -200,6 +169,22 @@ export async function changeAndLoadMessage(db: DbOrTx, change: SQL, extra: SQL =
   return rows[0] ? fromRaw(rows[0]) : undefined;
 }
 
+/** One message by id, with its author and the quoted message. */
+export async function loadMessage(db: DbOrTx, id: number): Promise<Message | undefined> {
+  const { rows } = await db.execute<RawMessageRow>(sql`select ${RAW_COLUMNS} from messages m ${RAW_JOINS} where m.id = ${id}`);
+  return rows[0] ? fromRaw(rows[0]) : undefined;
+}
+
+/** Messages by id, in the order of `ids` (one array parameter: one statement text whatever their number). */
+export async function loadMessages(db: DbOrTx, ids: number[]): Promise<Message[]> {
+  if (!ids.length) return [];
+  const { rows } = await db.execute<RawMessageRow>(
+    sql`select ${RAW_COLUMNS} from messages m ${RAW_JOINS} where m.id = any(${idArray(ids)}::bigint[])`,
+  );
+  const byId = new Map(rows.map((r) => [Number(r.id), fromRaw(r)]));
+  return ids.map((id) => byId.get(id)).filter((m): m is Message => !!m);
+}
+
 /**
  * A page of a ticket's messages, newest first, and how many the ticket holds, in one statement (one
  * round trip, one snapshot; prepared once per connection on PostgreSQL, db/preparing-client.ts).
@@ -235,7 +220,7 @@ export async function messageWidLookup(db: DbOrTx, whatsappId: number, wid: stri
 
 /** Loads a message and its ticket and tells everyone watching the ticket (created or updated). */
 export async function publishMessage(ctx: AppContext, messageId: number, action: "created" | "updated"): Promise<Message | undefined> {
-  const message = await loadMessage(ctx.db, eq(messages.id, messageId));
+  const message = await loadMessage(ctx.db, messageId);
   if (!message) return undefined;
   const ticket = await loadTicket(ctx.db, message.ticketId);
   ctx.events.publish(action === "created" ? "message.created" : "message.updated", { message, ticket });

@@ -24,7 +24,7 @@ export async function reannounceRecent(ctx: AppContext, whatsappId: number, wind
   const tickets = new Map<number, Ticket | undefined>();
   let n = 0;
   for (const r of rows) {
-    const message = await loadMessage(ctx.db, eq(messages.id, Number(r.id)));
+    const message = await loadMessage(ctx.db, Number(r.id));
     if (!message) continue;
     if (!tickets.has(message.ticketId)) tickets.set(message.ticketId, await findTicket(ctx.db, message.ticketId));
     const ticket = tickets.get(message.ticketId);

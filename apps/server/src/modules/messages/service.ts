@@ -14,7 +14,7 @@ import { canSee, loadTicket, ticketFor } from "../tickets/queries.js";
 import { recordAudit } from "../audit/service.js";
 import { createNote } from "./notes.js";
 import { refreshPreview } from "./preview.js";
-import { loadMessage, loadMessagesPage, selectMessages, toMessage } from "./queries.js";
+import { loadMessage, loadMessages, loadMessagesPage } from "./queries.js";
 
 /**
  * GET /messages/:ticketId — pages counted from the newest message (page 1 = the newest
@@ -171,7 +171,7 @@ export async function sendMessage(
   if ("replay" in outcome) {
     // the first request's messages; what this one uploaded is not kept
     for (const s of stored) await conv.media.remove(s.media.key);
-    return loadMessages(conv, outcome.replay ?? []);
+    return loadMessages(conv.ctx.db, outcome.replay ?? []);
   }
   // the answer and the appMessage events come from the commit: the messages as the write stored
   // them, the ticket as it left it (read again only if it moved to another queue or owner meanwhile)
@@ -205,13 +205,6 @@ async function textOnce(
   return { replay: (await storedResult<{ messageIds: number[] }>(db, claim.scope, claim.key)).messageIds };
 }
 
-async function loadMessages(conv: ConvDeps, ids: number[]): Promise<Message[]> {
-  if (!ids.length) return [];
-  const rows = await selectMessages(conv.ctx.db).where(inArray(messages.id, ids));
-  const byId = new Map(rows.map((r) => [r.m.id, toMessage(r)]));
-  return ids.map((id) => byId.get(id)).filter((m): m is Message => !!m);
-}
-
 /**
  * POST /messages/:id/resend — 'Reenviar' on a message that could not be sent: it is queued again,
  * with the same channel id (a send that did reach WhatsApp is not repeated), and shows the clock.
@@ -232,7 +225,7 @@ export async function resendMessage(conv: ConvDeps, user: SessionUser, id: numbe
   });
   if (!requeued) throw new AppError("ERR_MESSAGE_NOT_FAILED");
   conv.outbox.wake(requeued.whatsapp_id);
-  const message = await loadMessage(ctx.db, eq(messages.id, id));
+  const message = await loadMessage(ctx.db, id);
   if (!message) throw new AppError("ERR_NO_MESSAGE_FOUND");
   ctx.events.publish("message.updated", { message, ticket: await loadTicket(ctx.db, row.ticketId) });
   return message;
@@ -282,7 +275,7 @@ export async function deleteMessage(conv: ConvDeps, user: SessionUser, id: numbe
       });
     });
   }
-  const message = await loadMessage(ctx.db, eq(messages.id, id));
+  const message = await loadMessage(ctx.db, id);
   if (!message) throw new AppError("ERR_NO_MESSAGE_FOUND");
   const fresh = await loadTicket(ctx.db, row.ticketId);
   ctx.events.publish("message.updated", { message, ticket: fresh });

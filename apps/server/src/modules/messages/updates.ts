@@ -36,7 +36,7 @@ export function createMessageUpdates(ctx: AppContext, journal: Journal) {
       return row;
     });
     if (!changed) return;
-    const [message, ticket] = await Promise.all([loadMessage(db, eq(messages.id, Number(changed.id))), loadTicket(db, changed.ticket_id)]);
+    const [message, ticket] = await Promise.all([loadMessage(db, Number(changed.id)), loadTicket(db, changed.ticket_id)]);
     if (message) ctx.events.publish("message.updated", { message, ticket });
   }
 
