@@ -1,6 +1,5 @@
 import type { Message, Ticket } from "@balcao/contract";
-import { eq, sql } from "drizzle-orm";
-import { messages } from "../../db/schema/index.js";
+import { sql } from "drizzle-orm";
 import type { ConnectionInfo } from "../connections/service.js";
 import type { BotPlan } from "../messages/inbound.js";
 import { loadMessage } from "../messages/queries.js";

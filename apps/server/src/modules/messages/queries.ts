@@ -1,9 +1,8 @@
 import type { Message } from "@balcao/contract";
 import { and, eq, type SQL, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
 import type { AppContext } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
-import { contacts, messages } from "../../db/schema/index.js";
+import { messages } from "../../db/schema/index.js";
 import { mediaUrl } from "../../lib/media.js";
 import { idArray, iso } from "../../lib/sql.js";
 import { loadTicket } from "../tickets/queries.js";

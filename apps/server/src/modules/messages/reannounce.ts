@@ -1,7 +1,6 @@
 import type { Ticket } from "@balcao/contract";
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { AppContext } from "../../context.js";
-import { messages } from "../../db/schema/index.js";
 import { findTicket } from "../tickets/queries.js";
 import { loadMessage } from "./queries.js";
 

@@ -1,6 +1,6 @@
 import type { Message, MessagesAnswer, Ticket } from "@balcao/contract";
 import type { DbOrTx } from "../../db/client.js";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { SessionUser } from "../../context.js";
 import { messages, tickets } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";

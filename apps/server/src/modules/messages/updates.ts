@@ -1,10 +1,9 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { AppContext } from "../../context.js";
 import { loadTicket } from "../tickets/queries.js";
 import { doneStep, type Journal } from "./journal.js";
 import { refreshPreview } from "./preview.js";
 import { changeAndLoadMessage, loadMessage } from "./queries.js";
-import { messages } from "../../db/schema/index.js";
 
 /** What the channel says of a message already stored: its ticks, an edit, a deletion. */
 export function createMessageUpdates(ctx: AppContext, journal: Journal) {
