@@ -9,57 +9,6 @@ import { loadTicket } from "../tickets/queries.js";
 
 /** How messages are read: one query joins the author and the quoted message. */
 
-export type MessageRow = typeof messages.$inferSelect;
-
-type MessageJoinRow = {
-  m: MessageRow;
-  contact: { id: number; name: string; profilePicUrl: string } | null;
-  q: { id: number; body: string; fromMe: boolean; mediaType: string; mediaKey: string | null; isDeleted: boolean } | null;
-  qContact: { id: number; name: string } | null;
-};
-
-function toMessage(r: MessageJoinRow): Message {
-  const m = r.m;
-  return {
-    id: m.id,
-    wid: m.wid,
-    body: m.isDeleted ? "" : m.body,
-    fromMe: m.fromMe,
-    read: m.read,
-    ack: m.ack,
-    isDeleted: m.isDeleted,
-    isEdited: m.isEdited,
-    mediaType: m.mediaType as Message["mediaType"],
-    mediaUrl: m.isDeleted ? null : mediaUrl(m.mediaKey),
-    mimetype: m.mimetype,
-    fileName: m.fileName,
-    ticketId: m.ticketId,
-    contactId: m.contactId,
-    contact: r.contact,
-    quotedMsgId: m.quotedMsgId,
-    source: m.source as Message["source"],
-    userId: m.userId,
-    sendError: m.sendError,
-    // only once a voice note has one (messages built at send time carry none)
-    ...(m.transcription != null && { transcription: m.transcription }),
-    // an internal note (never sent): the chat shows it apart
-    ...(m.source === "note" && { internal: true }),
-    quotedMsg: r.q
-      ? {
-          id: r.q.id,
-          body: r.q.isDeleted ? "" : r.q.body,
-          fromMe: r.q.fromMe,
-          mediaType: r.q.mediaType as Message["mediaType"],
-          mediaUrl: r.q.isDeleted ? null : mediaUrl(r.q.mediaKey),
-          isDeleted: r.q.isDeleted,
-          contact: r.qContact,
-        }
-      : null,
-    createdAt: iso(m.createdAt),
-    updatedAt: iso(m.updatedAt),
-  };
-}
-
 type RawMessageRow = {
   id: number | string;
   wid: string | null;
@@ -111,47 +60,47 @@ const RAW_JOINS = sql.raw(`left join contacts c on c.id = m.contact_id
     left join messages q on q.id = m.quoted_msg_id
     left join contacts qc on qc.id = q.contact_id`);
 
+/** A row of RAW_COLUMNS as the answer's Message (a deleted message, or a deleted quote, shows no body and no media). */
 function fromRaw(r: RawMessageRow): Message {
-  const m = {
+  return {
     id: Number(r.id),
     wid: r.wid,
-    whatsappId: r.whatsapp_id,
-    body: r.body,
+    body: r.is_deleted ? "" : r.body,
     fromMe: r.from_me,
     read: r.read,
     ack: Number(r.ack),
     isDeleted: r.is_deleted,
     isEdited: r.is_edited,
-    mediaType: r.media_type,
-    mediaKey: r.media_key,
+    mediaType: r.media_type as Message["mediaType"],
+    mediaUrl: r.is_deleted ? null : mediaUrl(r.media_key),
     mimetype: r.mimetype,
     fileName: r.file_name,
     ticketId: Number(r.ticket_id),
     contactId: r.contact_id === null ? null : Number(r.contact_id),
+    contact: r.c_id === null ? null : { id: Number(r.c_id), name: r.c_name ?? "", profilePicUrl: r.c_pic ?? "" },
     quotedMsgId: r.quoted_msg_id === null ? null : Number(r.quoted_msg_id),
-    source: r.source,
+    source: r.source as Message["source"],
     userId: r.user_id === null ? null : Number(r.user_id),
     sendError: r.send_error,
-    transcription: r.transcription ?? null,
-    createdAt: new Date(r.created_at),
-    updatedAt: new Date(r.updated_at),
-  } as MessageRow;
-  return toMessage({
-    m,
-    contact: r.c_id === null ? null : { id: Number(r.c_id), name: r.c_name ?? "", profilePicUrl: r.c_pic ?? "" },
-    q:
+    // only once a voice note has one (messages built at send time carry none)
+    ...(r.transcription != null && { transcription: r.transcription }),
+    // an internal note (never sent): the chat shows it apart
+    ...(r.source === "note" && { internal: true }),
+    quotedMsg:
       r.q_id === null
         ? null
         : {
             id: Number(r.q_id),
-            body: r.q_body ?? "",
+            body: r.q_is_deleted ? "" : (r.q_body ?? ""),
             fromMe: !!r.q_from_me,
-            mediaType: r.q_media_type ?? "chat",
-            mediaKey: r.q_media_key,
+            mediaType: (r.q_media_type ?? "chat") as Message["mediaType"],
+            mediaUrl: r.q_is_deleted ? null : mediaUrl(r.q_media_key),
             isDeleted: !!r.q_is_deleted,
+            contact: r.qc_id === null ? null : { id: Number(r.qc_id), name: r.qc_name ?? "" },
           },
-    qContact: r.qc_id === null ? null : { id: Number(r.qc_id), name: r.qc_name ?? "" },
-  });
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+  };
 }
 
 /**
