@@ -200,6 +200,50 @@ describe("delivery", () => {
   });
 });
 
+describe("the statements of an inbound message", () => {
+  it("the contact lookup reads the contact's own live ticket, however many the connection holds, in the generic plan PostgreSQL keeps", async () => {
+    // 300 other customers with a live ticket on the connection
+    await t.ctx.db.execute(sql`
+      with c as (
+        insert into contacts (name, number) select 'Outro ' || g, '55118800' || lpad(g::text, 5, '0') from generate_series(1, 300) g returning id
+      )
+      insert into tickets (status, contact_id, whatsapp_id) select 'pending', c.id, ${none.whatsappId} from c`);
+    const n = "5511900000010";
+    await customerSays(t, none, n, "primeira");
+    const seen: { sql: string; params: unknown[] }[] = [];
+    const off = t.ctx.database.onQuery((q, params) => seen.push({ sql: q, params }));
+    try {
+      await customerSays(t, none, n, "segunda");
+    } finally {
+      off();
+    }
+    // the steady case: a known contact writing to its live ticket (looked up without a lock)
+    const lookup = seen.find((s) => /from contacts c\s+left join lateral/.test(s.sql) && !/for update/.test(s.sql));
+    expect(lookup, seen.map((s) => s.sql).join("\n---\n")).toBeDefined();
+    const { sql: text, params } = lookup as { sql: string; params: unknown[] };
+    const literal = (v: unknown) => (typeof v === "number" ? String(v) : `'${String(v).replaceAll("'", "''")}'`);
+    // the plan PostgreSQL settles on for a statement prepared on a connection: generic, made once for every value
+    const plan = await t.ctx.db.transaction(async (tx) => {
+      await tx.execute(sql.raw("set local plan_cache_mode = force_generic_plan"));
+      await tx.execute(sql.raw(`prepare contact_lookup as ${text}`));
+      try {
+        const res = await tx.execute<{ "QUERY PLAN": string }>(
+          sql.raw(`explain (analyze, costs off, timing off, summary off) execute contact_lookup(${params.map(literal).join(", ")})`),
+        );
+        return res.rows.map((r) => r["QUERY PLAN"]).join("\n");
+      } finally {
+        await tx.execute(sql.raw("deallocate contact_lookup"));
+      }
+    });
+    // the ticket is found by its contact in the index, not by walking the connection's 300 live tickets
+    expect(plan).toMatch(/Index Cond: \(\(contact_id = c\.id\)/);
+    expect(plan).not.toContain("Join Filter");
+    const { rows } = await ticketsOf(n, none.whatsappId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: "pending", unread_messages: 2, last_message: "segunda" });
+  });
+});
+
 describe("closed tickets", () => {
   async function closeTicket(id: number, agoSeconds: number) {
     await t.ctx.db.execute(
