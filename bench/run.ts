@@ -3,7 +3,9 @@
  *   npm run bench                                  all
  *   npm run bench -- inbound | outbound | lists | disparos | metrics    one
  * inbound: PostgreSQL, with the inbound journal and with a no-op one (what the journal costs); BENCH_MESSAGES (20 000),
- *   BENCH_IN_FLIGHT (64 customer messages awaiting their socket emit), BENCH_JOURNAL=only (only the journaled run);
+ *   BENCH_IN_FLIGHT (64 customer messages awaiting their socket emit), BENCH_JOURNAL=only (only the journaled runs);
+ *   the journaled run twice: written on the simulator's phone, and handed over as a Baileys session does
+ *   (BENCH_SOURCE=simulator|channel: one of them); BENCH_STATEMENTS=1 prints the statements per message by kind;
  * outbound: an agent's POST /messages on the embedded PGlite, 10 agents sending.
  * disparos: GET /disparos (pages, filters) and GET /disparos/stats over 100 000 rows, on both engines.
  * metrics: GET /metrics (the dashboard) warm and cold over the lists' data, on both engines.
@@ -157,17 +159,22 @@ async function simulatorConnection(env: Env, queueIds: number[]) {
 
 // ---------------------------------------------------------------------------------------------
 
-async function inbound(journaled: boolean) {
+/**
+ * `source`: "simulator", the customer writes on the simulator's fake phone (the demo's path: the
+ * phone's own rows are written too); "channel", the event enters as a Baileys or Cloud session hands
+ * it over (`channels.receive`, a session's emit), so the figure is the product's own cost per message.
+ */
+async function inbound(journaled: boolean, source: "simulator" | "channel" = "simulator") {
   const CONTACTS = 1000;
   const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
   const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 64);
   console.log(
-    `\n## Inbound throughput — ${CONTACTS} contacts, ${MESSAGES} messages, ${IN_FLIGHT} in flight, PostgreSQL, ${journaled ? "with the inbound journal" : "without a journal (no-op)"}`,
+    `\n## Inbound throughput — ${CONTACTS} contacts, ${MESSAGES} messages, ${IN_FLIGHT} in flight, PostgreSQL, ${journaled ? "with the inbound journal" : "without a journal (no-op)"}, ${source === "simulator" ? "written on the simulator's phone" : "handed over as a session does (channels.receive)"}`,
   );
   const env = await environment({ journal: journaled ? undefined : noJournal() });
   try {
     const queue = await call<{ id: number }>(env, "POST", "/queue", { name: "Suporte", color: "#123456", greetingMessage: "" });
-    const { session } = await simulatorConnection(env, [queue.id]);
+    const { whatsappId, session } = await simulatorConnection(env, [queue.id]);
     const socket = connectSocket(env.url, { auth: { token: env.token }, transports: ["websocket"], forceNew: true });
     await new Promise<void>((resolve, reject) => {
       socket.once("connect", resolve);
@@ -192,8 +199,11 @@ async function inbound(journaled: boolean) {
     // every statement the server sends while the load runs (its kind: the first words), to find where a message goes
     const kinds = new Map<string, number>();
     let statements = 0;
+    // (the kinds only when asked: reading each statement's text costs this process CPU it would count)
+    const byKind = !!process.env.BENCH_STATEMENTS;
     const off = env.database.onQuery((q) => {
       statements++;
+      if (!byKind) return;
       const kind = q.replace(/\s+/g, " ").trim().slice(0, 70);
       kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
     });
@@ -207,7 +217,21 @@ async function inbound(journaled: boolean) {
           const id = `BENCH${next}`;
           const t0 = performance.now();
           const emitted = new Promise<void>((resolve) => waiting.set(id, resolve));
-          await session.customerSend({ number: task.number, name: `Cliente ${task.number.slice(-4)}`, body: task.text, id });
+          const name = `Cliente ${task.number.slice(-4)}`;
+          if (source === "simulator") await session.customerSend({ number: task.number, name, body: task.text, id });
+          else
+            await env.app.channels.receive(whatsappId, {
+              type: "message",
+              message: {
+                id,
+                fromMe: false,
+                chat: { number: task.number, isGroup: false },
+                pushName: name,
+                timestamp: new Date(),
+                body: task.text,
+                mediaType: "chat",
+              },
+            });
           await emitted;
           latencies.push(performance.now() - t0);
         }
@@ -361,7 +385,7 @@ async function outboundRun(AGENTS: number, PER_AGENT: number, EVERY_MS: number) 
   const env = await environment({ engine: "pglite" });
   try {
     const queue = await call<{ id: number }>(env, "POST", "/queue", { name: "Suporte", color: "#123456", greetingMessage: "" });
-    const { session } = await simulatorConnection(env, [queue.id]);
+    const { whatsappId, session } = await simulatorConnection(env, [queue.id]);
     // when the phone gets each message (the simulator's send), by channel id
     const atPhone = new Map<string, number>();
     const send = session.send.bind(session);
@@ -881,8 +905,9 @@ async function repliesBench() {
 
 const which = process.argv[2];
 if (!which || which === "inbound") {
-  // BENCH_JOURNAL=only: the journaled run alone (profiles)
-  await inbound(true);
+  // BENCH_JOURNAL=only: the journaled runs alone (profiles); BENCH_SOURCE=simulator|channel: that source alone
+  const sources = (process.env.BENCH_SOURCE ? [process.env.BENCH_SOURCE] : ["simulator", "channel"]) as ("simulator" | "channel")[];
+  for (const source of sources) await inbound(true, source);
   if (process.env.BENCH_JOURNAL !== "only") await inbound(false);
 }
 if (!which || which === "outbound") await outbound();
