@@ -385,7 +385,7 @@ async function outboundRun(AGENTS: number, PER_AGENT: number, EVERY_MS: number) 
   const env = await environment({ engine: "pglite" });
   try {
     const queue = await call<{ id: number }>(env, "POST", "/queue", { name: "Suporte", color: "#123456", greetingMessage: "" });
-    const { whatsappId, session } = await simulatorConnection(env, [queue.id]);
+    const { session } = await simulatorConnection(env, [queue.id]);
     // when the phone gets each message (the simulator's send), by channel id
     const atPhone = new Map<string, number>();
     const send = session.send.bind(session);
