@@ -1,6 +1,7 @@
 import type { Ticket } from "@balcao/contract";
 import { eq, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.js";
+import { Compiled } from "../../db/compiled.js";
 import { contacts } from "../../db/schema/index.js";
 
 type ContactRow = typeof contacts.$inferSelect;
@@ -32,6 +33,34 @@ export interface FoundContact {
   patch: Partial<ContactRow>;
 }
 
+/** The shapes of the lookup: by number, by LID, or both; on a connection or not; locking the ticket or not. */
+type LookupShape = `${"n" | "-"}${"l" | "-"}${"w" | "-"}${"u" | "-"}`;
+
+/** The lookup's statement, compiled once per shape (`db/compiled.ts`: it runs for every inbound message). */
+const lookupStatement = new Compiled<LookupShape, { number?: string; lid?: string; whatsappId?: number }>((shape) => {
+  const match = sql.join(
+    [
+      shape[0] === "n" ? sql`c.number = ${sql.placeholder("number")}` : undefined,
+      shape[1] === "l" ? sql`c.lid = ${sql.placeholder("lid")}` : undefined,
+    ].filter((x) => x !== undefined),
+    sql` or `,
+  );
+  const live =
+    shape[2] === "w"
+      ? sql`contact_id = c.id and coalesce(whatsapp_id, 0) = ${sql.placeholder("whatsappId")} and status in ('open','pending')`
+      : sql`false`;
+  return sql`
+    select c.id, c.name, c.number, c.lid, c.email, c.is_group, c.profile_pic_url, t.id as t_id, t.status as t_status, t.queue_id as t_queue_id,
+           t.user_id as t_user_id
+    from contacts c
+    left join lateral (
+      select id, status, queue_id, user_id from tickets
+      where ${live}
+      limit 1 ${shape[3] === "u" ? sql`for update` : sql``}
+    ) t on true
+    where ${match}`;
+});
+
 /**
  * The contact of an address (number first, then LID) with its live ticket on the connection, in
  * one statement; `lock` locks that ticket for the caller's transaction. Undefined when unknown.
@@ -49,20 +78,8 @@ export async function findContact(
   const number = a.number || undefined;
   const lid = a.lid || undefined;
   if (!number && !lid) throw new Error("inbound message without an address");
-  const match = sql.join(
-    [number ? sql`c.number = ${number}` : undefined, lid ? sql`c.lid = ${lid}` : undefined].filter((x) => x !== undefined),
-    sql` or `,
-  );
-  const { rows } = await tx.execute<FoundRow>(sql`
-    select c.id, c.name, c.number, c.lid, c.email, c.is_group, c.profile_pic_url, t.id as t_id, t.status as t_status, t.queue_id as t_queue_id,
-           t.user_id as t_user_id
-    from contacts c
-    left join lateral (
-      select id, status, queue_id, user_id from tickets
-      where ${whatsappId === undefined ? sql`false` : sql`contact_id = c.id and coalesce(whatsapp_id, 0) = ${whatsappId} and status in ('open','pending')`}
-      limit 1 ${lock ? sql`for update` : sql``}
-    ) t on true
-    where ${match}`);
+  const shape = `${number ? "n" : "-"}${lid ? "l" : "-"}${whatsappId === undefined ? "-" : "w"}${lock ? "u" : "-"}` as LookupShape;
+  const { rows } = await lookupStatement.run<FoundRow>(tx, shape, { number, lid, whatsappId });
   const row = rows.find((c) => number && c.number === number) ?? rows[0];
   if (!row) return undefined;
   const patch: Partial<ContactRow> = {};

@@ -2,6 +2,7 @@ import type { Message, Ticket } from "@balcao/contract";
 import { and, eq, sql } from "drizzle-orm";
 import type { InboundMessage } from "../../channels/channel.js";
 import type { DbOrTx } from "../../db/client.js";
+import { Compiled } from "../../db/compiled.js";
 import type { contacts } from "../../db/schema/index.js";
 import { messages } from "../../db/schema/index.js";
 import { isUniqueViolation } from "../../lib/errors.js";
@@ -103,6 +104,7 @@ export function createMessageBuilder(
   const { ctx } = conv;
   const db = ctx.db;
   const pictures = createProfilePictures(conv);
+  const writeStatement = messageStatement(journal);
 
   async function receive(whatsappId: number, msg: InboundMessage, journalId?: number): Promise<void> {
     // redelivery is caught by the unique (connection, wid) index inside the transaction
@@ -287,42 +289,85 @@ export function createMessageBuilder(
           isGroup: msg.chat.isGroup,
           whatsappId: conn.id,
         }));
+    const shape = `${w.guarded ? "g" : "-"}${w.journalId !== undefined ? "j" : "-"}${botJob ? "b" : "-"}` as WriteShape;
+    const res = await writeStatement.run<StoredRow>(tx, shape, {
+      wid: msg.id,
+      whatsappId: conn.id,
+      body,
+      fromMe: msg.fromMe,
+      ack: msg.fromMe ? 1 : 0,
+      mediaType,
+      mediaKey: stored?.key ?? null,
+      mimetype,
+      fileName,
+      dataJson: msg.location ? JSON.stringify(msg.location) : msg.vcard ? JSON.stringify(msg.vcard) : null,
+      ticketId: ticket.id,
+      contactId: w.contactId,
+      quotedMsgId: w.quotedMsgId,
+      source: msg.fromMe ? "phone" : "customer",
+      preview: previewOf(body, mediaType, fileName),
+      unread: msg.fromMe ? 0 : 1,
+      status: ticket.status,
+      queueId: ticket.queueId,
+      userId: ticket.userId,
+      journalId: w.journalId ?? null,
+    });
+    const row = res.rows[0];
+    return row ? { row, botJob } : undefined;
+  }
+
+  return receive;
+}
+
+/** The shapes of the message's statement: guarded (run on its own), journaled, with the bots' safety-net job. */
+type WriteShape = `${"g" | "-"}${"j" | "-"}${"b" | "-"}`;
+
+/**
+ * The message, the ticket's preview and unread count, the journal's done mark and the bot steps'
+ * safety net in one statement (`writeMessage`), compiled once per shape (`db/compiled.ts`).
+ */
+function messageStatement(journal: Journal) {
+  const v = (name: string) => sql.placeholder(name);
+  return new Compiled<WriteShape, Record<string, unknown>>((shape) => {
+    const guarded = shape[0] === "g";
+    const journaled = shape[1] === "j";
+    const botJob = shape[2] === "b";
     // the guard: the ticket as it was seen, locked before the insert reads it
-    const guard = w.guarded
+    const guard = guarded
       ? sql`t as (
         select id from tickets
-        where id = ${ticket.id} and status = ${ticket.status} and status in ('open', 'pending')
-          and queue_id is not distinct from ${ticket.queueId}::int and user_id is not distinct from ${ticket.userId}::int
+        where id = ${v("ticketId")} and status = ${v("status")} and status in ('open', 'pending')
+          and queue_id is not distinct from ${v("queueId")}::int and user_id is not distinct from ${v("userId")}::int
         for update
       ), `
       : sql``;
-    const res = await tx.execute<StoredRow>(sql`
+    return sql`
       with ${guard}m as (
         insert into messages (wid, whatsapp_id, body, from_me, read, ack, media_type, media_key, mimetype, file_name, data_json, ticket_id, contact_id,
                               quoted_msg_id, source)
-        select ${msg.id}::text, ${conn.id}::int, ${body}::text, ${msg.fromMe}::boolean, ${msg.fromMe}::boolean, ${msg.fromMe ? 1 : 0}::int,
-               ${mediaType}::text, ${stored?.key ?? null}::text, ${mimetype}::text, ${fileName}::text,
-               ${msg.location ? JSON.stringify(msg.location) : msg.vcard ? JSON.stringify(msg.vcard) : null}::text, ${ticket.id}::int,
-               ${w.contactId}::int, ${w.quotedMsgId}::bigint, ${msg.fromMe ? "phone" : "customer"}::text
-        ${w.guarded ? sql`from t` : sql``}
+        select ${v("wid")}::text, ${v("whatsappId")}::int, ${v("body")}::text, ${v("fromMe")}::boolean, ${v("fromMe")}::boolean, ${v("ack")}::int,
+               ${v("mediaType")}::text, ${v("mediaKey")}::text, ${v("mimetype")}::text, ${v("fileName")}::text,
+               ${v("dataJson")}::text, ${v("ticketId")}::int,
+               ${v("contactId")}::int, ${v("quotedMsgId")}::bigint, ${v("source")}::text
+        ${guarded ? sql`from t` : sql``}
         on conflict do nothing
         returning id, created_at, updated_at
-      )${doneStep(journal, w.journalId, w.guarded ? sql`exists (select 1 from m)` : undefined)}${
+      )${journaled ? doneStep(journal, v("journalId"), guarded ? sql`exists (select 1 from m)` : undefined) : sql``}${
         botJob
           ? sql`, bj as (
         insert into jobs (name, payload, run_at, max_attempts, singleton_key)
-        select ${BOTS_INBOUND_JOB}, json_build_object('messageId', m.id, 'ticketId', ${ticket.id}::int)::jsonb,
+        select ${BOTS_INBOUND_JOB}, json_build_object('messageId', m.id, 'ticketId', ${v("ticketId")}::int)::jsonb,
                now() + make_interval(secs => ${BOTS_SAFETY_DELAY_S}), 3, 'bots:msg:' || m.id from m
         on conflict do nothing
       )`
           : sql``
       }, u as (
         update tickets set
-          last_message = ${previewOf(body, mediaType, fileName)},
+          last_message = ${v("preview")}::text,
           last_message_id = (select id from m),
-          unread_messages = unread_messages + ${msg.fromMe ? 0 : 1},
+          unread_messages = unread_messages + ${v("unread")}::int,
           updated_at = now()
-        where id = ${ticket.id} and exists (select 1 from m)
+        where id = ${v("ticketId")}::int and exists (select 1 from m)
         returning id, status, last_message, unread_messages, is_group, transf, user_id, queue_id, whatsapp_id, created_at, updated_at
       )
       select m.id as m_id, m.created_at as m_created, m.updated_at as m_updated,
@@ -333,12 +378,8 @@ export function createMessageBuilder(
       from m cross join u
       left join users us on us.id = u.user_id
       left join queues q on q.id = u.queue_id
-      left join whatsapps w on w.id = u.whatsapp_id`);
-    const row = res.rows[0];
-    return row ? { row, botJob } : undefined;
-  }
-
-  return receive;
+      left join whatsapps w on w.id = u.whatsapp_id`;
+  });
 }
 
 /** The address of a one-to-one chat's customer (its name only from their own messages: ours carry no push name of theirs). */
