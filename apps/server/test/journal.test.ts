@@ -107,6 +107,51 @@ describe("the inbound journal", () => {
   });
 });
 
+describe("the journal's group commit", () => {
+  it("events appended together are written together, in the order they came, each exactly as it was", async () => {
+    const journal = createJournal(t.ctx.db);
+    // a connection no session runs: nothing handles these events, they stay pending to be read back
+    const [{ id: whatsappId }] = (
+      await t.ctx.db.execute<{ id: number }>(sql`insert into whatsapps (name, type) values ('Journal only', 'simulator') returning id`)
+    ).rows;
+    const bodies = [
+      "aspas \"duplas\" e 'simples'",
+      'barra \\ invertida e \\" junto',
+      "linha 1\nlinha 2\ttab",
+      "{chaves, vírgulas}",
+      "emoji 🚀 e acentuação çãé",
+      "",
+      "NULL",
+      ...Array.from({ length: 30 }, (_, i) => `mensagem ${i}`),
+    ];
+    const events = bodies.map((body, i) => ({
+      type: "message" as const,
+      message: {
+        id: `GROUP${i}`,
+        fromMe: false,
+        chat: { number: `55119400100${String(i % 3).padStart(2, "0")}`, isGroup: false },
+        timestamp: new Date(Date.UTC(2026, 10, 27, 12, 0, i)),
+        body,
+        mediaType: "chat" as const,
+      },
+    }));
+    // all at once: the first goes alone, the rest wait for it and go in one insert
+    const ids = await Promise.all(events.map((e) => journal.append(whatsappId, e.message.chat.number, e)));
+    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+    const batches = await t.ctx.db.execute<{ n: number }>(
+      sql`select count(distinct xmin::text)::int as n from inbound_events where whatsapp_id = ${whatsappId}`,
+    );
+    expect(batches.rows[0].n).toBe(2);
+    const back = await journal.pending(whatsappId);
+    expect(back.map((p) => p.id)).toEqual(ids);
+    expect(back.map((p) => p.event)).toEqual(events);
+    const rows = await t.ctx.db.execute<{ chat: string; type: string }>(
+      sql`select chat, type from inbound_events where whatsapp_id = ${whatsappId} order by id`,
+    );
+    expect(rows.rows).toEqual(events.map((e) => ({ chat: e.message.chat.number, type: "message" })));
+  });
+});
+
 describe("the simulator, like WhatsApp's server", () => {
   it("a customer message the product never journaled is delivered again when the session reconnects", async () => {
     // the customer's phone sent it; the server died before the channel layer wrote it
