@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, createQueue, listen, pairedSimulator, recorder, type SimConnection, settle, socketFor } from "./conversation-kit.js";
 import { fakeClock } from "./fake-clock.js";
+import { anyOpenIncident, forgetOpenLook } from "../src/modules/incidents/service.js";
 import { createTestApp, type TestApp } from "./helpers.js";
 
 /**
@@ -313,5 +314,47 @@ describe("queue position and expected wait", () => {
     expect(((await received(sim)).get(n) ?? []).filter((m) => m.startsWith("Você é o"))).toEqual([]);
     const res = await api(t, t.adminToken, "GET", `/tickets?status=pending&queueIds=${queue}&showAll=true`);
     expect(res.body.tickets[0].queuePosition).toBe(1);
+  });
+});
+
+describe("whether an incident is open, asked by every customer message", () => {
+  it("the messages that ask together share one read; a change heard meanwhile is not answered by the read from before it", async () => {
+    const reads = () => {
+      let n = 0;
+      const off = t.ctx.database.onQuery((q) => {
+        if (/from incidents where status = 'open' limit 1/.test(q)) n++;
+      });
+      return { count: () => n, off };
+    };
+    forgetOpenLook(t.ctx);
+    const heard = reads();
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => anyOpenIncident(t.ctx)));
+      expect(new Set(answers).size).toBe(1);
+      expect(heard.count()).toBe(1);
+      // within the look's time: none
+      await anyOpenIncident(t.ctx);
+      expect(heard.count()).toBe(1);
+
+      // an incident opened: the change is heard, the next look reads and sees it
+      const res = await api(t, superv.token, "POST", "/incidents", {
+        title: "Fibra rompida no centro",
+        message: "Estamos sem sinal na região.",
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(await anyOpenIncident(t.ctx)).toBe(true);
+      expect(heard.count()).toBe(2);
+      // a change heard while a read is in flight: the looks after it do not take that read's answer
+      forgetOpenLook(t.ctx);
+      const before = anyOpenIncident(t.ctx);
+      forgetOpenLook(t.ctx);
+      const after = anyOpenIncident(t.ctx);
+      await Promise.all([before, after]);
+      expect(heard.count()).toBe(4);
+      expect((await api(t, superv.token, "POST", `/incidents/${res.body.id}/close`, {})).body.status).toBe("closed");
+      expect(await anyOpenIncident(t.ctx)).toBe(false);
+    } finally {
+      heard.off();
+    }
   });
 });

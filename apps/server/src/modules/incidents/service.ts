@@ -269,7 +269,7 @@ async function publishLinked(ctx: AppContext, ticketId: number): Promise<void> {
 
 /** How long a process trusts its answer to "is an incident open?" when no change was heard. */
 const OPEN_LOOK_MS = 2000;
-const openLooks = new WeakMap<AppContext, { open: boolean; until: number; generation: number }>();
+const openLooks = new WeakMap<AppContext, { open: boolean; until: number; generation: number; reading?: Promise<boolean> }>();
 
 /**
  * Whether an incident is open: read from the database at most every 2 s per process (each customer
@@ -281,13 +281,23 @@ export async function anyOpenIncident(ctx: AppContext): Promise<boolean> {
   const look = openLooks.get(ctx) ?? { open: false, until: 0, generation: 0 };
   openLooks.set(ctx, look);
   if (look.until > now) return look.open;
+  // the messages that ask while a read is in flight wait for it (before: each read on its own, every
+  // message in flight when the look expired; 0.14 statements per message on the inbound bench)
+  if (look.reading) return look.reading;
   const generation = look.generation;
-  const { rows } = await ctx.db.execute(sql`select 1 from incidents where status = 'open' limit 1`);
-  if (look.generation === generation) {
-    look.open = rows.length > 0;
-    look.until = now + OPEN_LOOK_MS;
-  }
-  return rows.length > 0;
+  const reading = ctx.db.execute(sql`select 1 from incidents where status = 'open' limit 1`).then(({ rows }) => {
+    if (look.generation === generation) {
+      look.open = rows.length > 0;
+      look.until = now + OPEN_LOOK_MS;
+    }
+    return rows.length > 0;
+  });
+  look.reading = reading;
+  const clear = () => {
+    if (look.reading === reading) look.reading = undefined;
+  };
+  reading.then(clear, clear);
+  return reading;
 }
 
 /** An incident was opened, changed or closed (on any process): the next look reads the database. */
@@ -296,6 +306,8 @@ export function forgetOpenLook(ctx: AppContext): void {
   if (!look) return;
   look.generation++;
   look.until = 0;
+  // a read that started before the change is not shared with the looks after it
+  look.reading = undefined;
 }
 
 /**
