@@ -14,6 +14,7 @@
  * replies: one number with the DEFAULT send settings, 20 agents replying every 2 s, the bots answering 100 customers
  *   who write within a minute and a disparo of 500 running: agent POST → phone, bot replies, the disparo's pace, PGlite
  *   (BENCH_ENGINE=postgres: PostgreSQL).
+ * serializer: a page of 40 tickets and one of 40 contacts written by the zod encode and by the compiled writer, in process.
  * cluster (only when named): one process vs three behind HAProxy (deploy/cluster.mjs, the built server), PostgreSQL + Redis:
  *   inbound messages/s and agent POST p99 of each (bench/cluster.ts).
  * BENCH_DATABASE_URL (else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres):
@@ -917,5 +918,6 @@ if (!which || which === "metrics") await metricsBench();
 if (!which || which === "contracts") await contractsBench();
 if (!which || which === "api") await messageApiBench();
 if (!which || which === "replies") await repliesBench();
+if (!which || which === "serializer") (await import("./serializer.js")).serializerBench();
 if (which === "cluster") await (await import("./cluster.js")).clusterBench();
 process.exit(0);

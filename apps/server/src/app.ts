@@ -3,7 +3,7 @@ import fastifyMultipart from "@fastify/multipart";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, LogController } from "fastify";
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { AppContext } from "./context.js";
 import { type Database, openDatabase } from "./db/client.js";
@@ -15,6 +15,7 @@ import { frameOriginOf, registerCors, registerSecurityHeaders } from "./http/sec
 import { registerLingeringDrain } from "./http/drain.js";
 import { errSerializer, registerRequestLog, reqSerializer } from "./http/log.js";
 import { registerInputCleaning } from "./http/input.js";
+import { makeSerializerCompiler } from "./http/serializer.js";
 import { findWebDist, registerWebApp } from "./http/static.js";
 import type { ChannelType } from "@balcao/contract";
 import { createLazyBaileysChannel } from "./channels/baileys/lazy.js";
@@ -179,7 +180,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(makeSerializerCompiler({ checked: config.NODE_ENV !== "production" }));
   registerErrorHandling(app);
   registerRequestLog(app, config.LOG_SLOW_MS);
   registerInputCleaning(app);
