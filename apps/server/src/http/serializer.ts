@@ -33,6 +33,8 @@ export function makeSerializerCompiler(opts: { checked: boolean }): FastifySeria
     if (!opts.checked) return (data) => compiled()(data);
     return (data) => {
       const expected = zodEncode(data);
+      // a schema left to zod has nothing to compare
+      if (compiled() === zodEncode) return expected;
       const got = compiled()(data);
       // the same values; the order of an object's keys may differ (the compiled writer puts the required ones first)
       if (got !== expected && !isDeepStrictEqual(JSON.parse(got), JSON.parse(expected))) {
@@ -49,13 +51,14 @@ export function compile(schema: z.ZodType): ((data: unknown) => string) | undefi
   try {
     const read = z.toJSONSchema(schema, { io: "input", unrepresentable: "throw" });
     const written = z.toJSONSchema(schema, { io: "output", unrepresentable: "throw" });
-    // the two differ in `additionalProperties: false` alone (zod reads unknown keys and drops them) unless
-    // the schema transforms
-    // the schema given to fast-json-stringify goes without it too: it writes the declared fields alone either way,
-    // and with it a nested nullable object carrying a field more (a union, which it validates) failed the answer
+    // Read and written differ only in `additionalProperties: false` (zod reads unknown keys and drops them)
+    // unless the schema transforms. fast-json-stringify gets the schema without it too: it writes the declared
+    // fields alone either way, and with it a nullable object carrying one field more (a union, which it
+    // validates) failed the whole answer.
     const shape = (j: unknown) => JSON.stringify(j, (k, v) => (k === "additionalProperties" && v === false ? undefined : v));
-    if (shape(read) !== shape(written)) return undefined;
-    const { $schema: _, ...json } = JSON.parse(shape(written)) as Record<string, unknown>;
+    const writtenShape = shape(written);
+    if (shape(read) !== writtenShape) return undefined;
+    const { $schema: _, ...json } = JSON.parse(writtenShape) as Record<string, unknown>;
     return fastJsonStringify(json as unknown as Parameters<typeof fastJsonStringify>[0]) as (data: unknown) => string;
   } catch {
     return undefined;
