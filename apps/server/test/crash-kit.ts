@@ -77,7 +77,8 @@ export class Server {
         LOGIN_RATE_PER_IP: "100000",
         LOGIN_RATE_PER_EMAIL: "100000",
       },
-      stdio: ["ignore", "ignore", "pipe"],
+      // CRASH_SERVER_LOG=1 shows the servers' own log (LOG_LEVEL=error: what failed, e.g. behind a 500)
+      stdio: ["ignore", process.env.CRASH_SERVER_LOG ? "inherit" : "ignore", "pipe"],
     });
     let stderr = "";
     proc.stderr?.on("data", (d) => {
