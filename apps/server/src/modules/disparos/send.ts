@@ -28,9 +28,9 @@ type TakenRow = {
 };
 
 /**
- * One run of a connection's send job. Everything in one transaction: the run's own singleton key
- * is released (so the next run can be queued in it), the settings row locked (runs of a connection
- * and bulk actions never cross), the pace decides, one due row is taken and queued in the outbox,
+ * One run of a connection's send job. Everything in one transaction: the settings row locked (runs
+ * of a connection and bulk actions never cross), the run's own singleton key released (so the next
+ * run can be queued in it), the pace decides, one due row is taken and queued in the outbox,
  * and the next run is queued. A paused or disconnected connection queues no next run: Retomar and
  * the reconnect wake it (and the minute's sweep, for a wake that was missed).
  */
@@ -39,10 +39,12 @@ export async function runSend(deps: DisparoDeps, whatsappId: number, jobId: numb
   const now = deps.clock.now();
   const zone = await timeZoneOf(ctx.db);
   const outcome = await ctx.db.transaction(async (tx) => {
-    await tx.execute(sql`update jobs set singleton_key = null where id = ${jobId} and singleton_key is not null`);
     const { rows: conn } = await tx.execute<{ status: string }>(sql`select status from whatsapps where id = ${whatsappId}`);
     if (!conn[0]) return undefined;
+    // the settings row first, then the job's row: the order of every transaction that queues this job
+    // (a campaign, a bulk action), or PostgreSQL finds a deadlock between the two
     const cfg = await lockSettings(tx, whatsappId);
+    await tx.execute(sql`update jobs set singleton_key = null where id = ${jobId} and singleton_key is not null`);
     // a disconnected or logged-out number takes no rows (the stored status, and this process's live session)
     if (cfg.paused || conn[0].status !== "CONNECTED" || !(await deps.conv.channels.isConnected(whatsappId))) return undefined;
     const decision = decidePace(paceOf(cfg), stateOf(cfg), now, zone, deps.random);

@@ -355,9 +355,9 @@ export async function linkMaintenance(conv: ConvDeps, ticket: Ticket): Promise<n
 }
 
 /**
- * One run of a connection's notify job: in ONE transaction the job's singleton key is released,
- * the connection's disparo settings row locked (the unsolicited pace and its state, shared with the
- * disparos), the pace decides, one pending customer is taken (opted-out ones and ones without an
+ * One run of a connection's notify job: in ONE transaction the connection's disparo settings row
+ * is locked (the unsolicited pace and its state, shared with the disparos), the job's singleton key
+ * released, the pace decides, one pending customer is taken (opted-out ones and ones without an
  * address are skipped without using the pace), the notice queued in the outbox at the bulk
  * priority, and the next run queued for when the pace allows.
  */
@@ -366,7 +366,6 @@ export async function runNotify(deps: IncidentDeps, whatsappId: number, jobId: n
   const now = deps.clock.now();
   const zone = await timeZoneOf(ctx.db);
   const queued = await ctx.db.transaction(async (tx) => {
-    await tx.execute(sql`update jobs set singleton_key = null where id = ${jobId} and singleton_key is not null`);
     const { rows: conn } = await tx.execute<{ status: string }>(sql`select status from whatsapps where id = ${whatsappId}`);
     if (!conn[0]) {
       await tx.execute(
@@ -374,7 +373,9 @@ export async function runNotify(deps: IncidentDeps, whatsappId: number, jobId: n
       );
       return undefined;
     }
+    // the settings row first, then the job's row: the order of the disparos' transactions that lock both
     const cfg = await lockSettings(tx, whatsappId);
+    await tx.execute(sql`update jobs set singleton_key = null where id = ${jobId} and singleton_key is not null`);
     // a paused or disconnected number sends nothing unsolicited: the sweep and the reconnect wake it again
     if (cfg.paused || conn[0].status !== "CONNECTED" || !deps.conv.channels.get(whatsappId)?.connected) return undefined;
     const decision = decidePace(paceOf(cfg), stateOf(cfg), now, zone, deps.random);
