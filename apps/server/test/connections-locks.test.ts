@@ -1,7 +1,7 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { api } from "./conversation-kit.js";
-import { createProcessApp, createSharedDatabase, type TestApp } from "./helpers.js";
+import { sharedProcessApp, waitUntilBlocked } from "./lock-kit.js";
 
 /**
  * Saving a connection while its session reports a status, on PostgreSQL (PGlite has one
@@ -11,20 +11,11 @@ import { createProcessApp, createSharedDatabase, type TestApp } from "./helpers.
  * answered 500 (the crash test's pairing step failed on it in CI).
  */
 
-let shared: { url: string; drop: () => Promise<void> };
-let t: TestApp;
-
-beforeAll(async () => {
-  shared = await createSharedDatabase();
-  t = await createProcessApp(shared.url);
-});
-afterAll(async () => {
-  await t?.teardown();
-  await shared?.drop();
-});
+const db = sharedProcessApp();
 
 describe("a connection saved while its status changes (PostgreSQL)", () => {
   it("both the save and the status change commit: no deadlock", async () => {
+    const { t } = db;
     const created = await api(t, t.adminToken, "POST", "/whatsapp", { type: "simulator", name: "Travada" });
     expect(created.status).toBe(200);
     const id = created.body.id as number;
@@ -34,9 +25,9 @@ describe("a connection saved while its status changes (PostgreSQL)", () => {
       await new Promise((r) => setTimeout(r, 20));
       shown = (await api(t, t.adminToken, "GET", `/whatsapp/${id}`)).body;
     }
-    await eventuallyRecorded(shared.url, id);
+    await eventuallyRecorded(db.url, id);
 
-    const status = new pg.Client({ connectionString: shared.url });
+    const status = new pg.Client({ connectionString: db.url });
     await status.connect();
     try {
       // what health/service.ts statusChanged does first: the health row, locked
@@ -52,15 +43,7 @@ describe("a connection saved while its status changes (PostgreSQL)", () => {
       // the save is now waiting for the health row (an event: its lock wait on this transaction shows in
       // pg_stat_activity). A loaded machine may hold the save elsewhere first (the app's pool busy with
       // work waiting on the same row): after 30 s the status change goes on, and the save must still end well
-      for (const end = Date.now() + 30_000; !settled && Date.now() < end; ) {
-        const { rows } = await status.query<{ n: number }>(
-          `select count(*)::int as n from pg_stat_activity
-           where datname = current_database() and $1 = any(pg_blocking_pids(pid)) and query ilike '%connection_health%'`,
-          [pidRow[0].pid],
-        );
-        if (rows[0].n > 0) break;
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await waitUntilBlocked(status, pidRow[0].pid, { like: "connection_health", timeoutMs: 30_000, stop: () => settled });
       expect(settled).toBe(false);
       // the status change records its event (a row referencing the connection) and commits
       await status.query("insert into connection_events (whatsapp_id, kind, status, reason) values ($1, 'status', 'CONNECTED', '')", [id]);

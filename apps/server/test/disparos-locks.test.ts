@@ -1,7 +1,7 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { api } from "./conversation-kit.js";
-import { createProcessApp, createSharedDatabase, type TestApp } from "./helpers.js";
+import { sharedProcessApp, waitUntilBlocked } from "./lock-kit.js";
 
 /**
  * A campaign created while the connection's send job runs, on PostgreSQL (PGlite has one
@@ -12,26 +12,17 @@ import { createProcessApp, createSharedDatabase, type TestApp } from "./helpers.
  * campaign creation failed on it in CI).
  */
 
-let shared: { url: string; drop: () => Promise<void> };
-let t: TestApp;
-
-beforeAll(async () => {
-  shared = await createSharedDatabase();
-  t = await createProcessApp(shared.url);
-});
-afterAll(async () => {
-  await t?.teardown();
-  await shared?.drop();
-});
+const db = sharedProcessApp();
 
 describe("a campaign created while its connection's send job runs (PostgreSQL)", () => {
   it("both commit: no deadlock, and the run ends done", async () => {
+    const { t } = db;
     const created = await api(t, t.adminToken, "POST", "/whatsapp", { type: "simulator", name: "Campanha" });
     expect(created.status).toBe(200);
     const id = created.body.id as number;
 
-    const creator = new pg.Client({ connectionString: shared.url });
-    const other = new pg.Client({ connectionString: shared.url });
+    const creator = new pg.Client({ connectionString: db.url });
+    const other = new pg.Client({ connectionString: db.url });
     await creator.connect();
     await other.connect();
     try {
@@ -50,16 +41,8 @@ describe("a campaign created while its connection's send job runs (PostgreSQL)",
       const jobId = Number(job[0].id);
 
       // the run is now waiting for the settings row (an event: its lock wait on this transaction)
-      for (let found = false, i = 0; !found; i++) {
-        if (i > 3000) throw new Error("the send run never waited for the settings row");
-        const { rows } = await other.query<{ n: number }>(
-          `select count(*)::int as n from pg_stat_activity
-           where datname = current_database() and $1 = any(pg_blocking_pids(pid))`,
-          [pidRow[0].pid],
-        );
-        found = rows[0].n > 0;
-        if (!found) await new Promise((r) => setTimeout(r, 10));
-      }
+      if (!(await waitUntilBlocked(other, pidRow[0].pid, { like: "disparo_settings", timeoutMs: 60_000 })))
+        throw new Error("the send run never waited for the settings row");
 
       // the campaign queues the send job (wakeJob) and commits: this must not wait on the run
       await creator.query(
