@@ -65,6 +65,17 @@ export async function enqueueJob(db: DbOrTx, name: string, payload: unknown = {}
   return rows[0] ? Number(rows[0].id) : undefined;
 }
 
+/**
+ * Inside a running job's own transaction: frees its singleton key, so the next run of the same work
+ * can be queued (by this run or by a wake) while this one finishes; it commits with the run's work.
+ * It writes the job's row, so call it AFTER the rows that the work's queuers lock before queueing it
+ * (a connection's disparo settings, a schedule's row): taken the other way round, a queuer holding
+ * its row and waiting on the job's key deadlocks with the run (POST /disparos answered 500 so).
+ */
+export async function releaseOwnKey(tx: DbOrTx, jobId: number): Promise<void> {
+  await tx.execute(sql`update jobs set singleton_key = null where id = ${jobId} and singleton_key is not null`);
+}
+
 export class JobRunner {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly recurring = new Map<string, number>();

@@ -7,6 +7,7 @@ import { contactOf } from "../contacts/service.js";
 import type { Queued } from "../outbox/deps.js";
 import { enqueueMessage, mediaContent, type OutboxContent } from "../outbox/enqueue.js";
 import { timeZoneOf } from "../settings/service.js";
+import { releaseOwnKey } from "../../jobs/runner.js";
 import { writeHistory } from "../tickets/apply-transition.js";
 import { type DisparoDeps, wakeJob } from "./deps.js";
 import { publishChange } from "./listing.js";
@@ -41,10 +42,9 @@ export async function runSend(deps: DisparoDeps, whatsappId: number, jobId: numb
   const outcome = await ctx.db.transaction(async (tx) => {
     const { rows: conn } = await tx.execute<{ status: string }>(sql`select status from whatsapps where id = ${whatsappId}`);
     if (!conn[0]) return undefined;
-    // the settings row first, then the job's row: the order of every transaction that queues this job
-    // (a campaign, a bulk action), or PostgreSQL finds a deadlock between the two
+    // the settings row first: a campaign and every bulk action lock it before they queue this job
     const cfg = await lockSettings(tx, whatsappId);
-    await tx.execute(sql`update jobs set singleton_key = null where id = ${jobId} and singleton_key is not null`);
+    await releaseOwnKey(tx, jobId);
     // a disconnected or logged-out number takes no rows (the stored status, and this process's live session)
     if (cfg.paused || conn[0].status !== "CONNECTED" || !(await deps.conv.channels.isConnected(whatsappId))) return undefined;
     const decision = decidePace(paceOf(cfg), stateOf(cfg), now, zone, deps.random);

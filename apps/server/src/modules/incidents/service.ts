@@ -12,7 +12,7 @@ import {
 import { sql } from "drizzle-orm";
 import type { AppContext, SessionUser } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
-import { enqueueJob } from "../../jobs/runner.js";
+import { enqueueJob, releaseOwnKey } from "../../jobs/runner.js";
 import { AppError } from "../../lib/errors.js";
 import type { Clock } from "../../lib/pace.js";
 import { iso } from "../../lib/sql.js";
@@ -373,9 +373,9 @@ export async function runNotify(deps: IncidentDeps, whatsappId: number, jobId: n
       );
       return undefined;
     }
-    // the settings row first, then the job's row: the order of the disparos' transactions that lock both
+    // the settings row first (shared with the disparos, whose transactions lock it before queueing their job)
     const cfg = await lockSettings(tx, whatsappId);
-    await tx.execute(sql`update jobs set singleton_key = null where id = ${jobId} and singleton_key is not null`);
+    await releaseOwnKey(tx, jobId);
     // a paused or disconnected number sends nothing unsolicited: the sweep and the reconnect wake it again
     if (cfg.paused || conn[0].status !== "CONNECTED" || !deps.conv.channels.get(whatsappId)?.connected) return undefined;
     const decision = decidePace(paceOf(cfg), stateOf(cfg), now, zone, deps.random);

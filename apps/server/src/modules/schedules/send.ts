@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import type { AppContext } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import { type OutboxFedWork, outboxFedLifeCycle } from "../../jobs/outbox-fed.js";
-import { enqueueJob } from "../../jobs/runner.js";
+import { enqueueJob, releaseOwnKey } from "../../jobs/runner.js";
 import { AppError } from "../../lib/errors.js";
 import type { Queued } from "../outbox/deps.js";
 import { enqueueMessage, PRIORITY } from "../outbox/enqueue.js";
@@ -85,7 +85,7 @@ export async function runSchedule(
     }
     // a disconnected number: it stays pending and is tried again (the reconnect brings that forward); the grace still rules
     if (!(await deps.conv.channels.isConnected(sendVia))) {
-      if (jobId !== undefined) await tx.execute(sql`update jobs set singleton_key = null where id = ${jobId}`);
+      if (jobId !== undefined) await releaseOwnKey(tx, jobId);
       await enqueueJob(tx, SEND_JOB, { id }, { runAt: new Date(now + RETRY_DISCONNECTED_MS), singletonKey: keyOf(id), maxAttempts: 5 });
       return { kind: "waiting" as const };
     }
