@@ -3,6 +3,7 @@
  *   npm run bench                                  all
  *   npm run bench -- inbound | outbound | lists | disparos | metrics    one
  * inbound: PostgreSQL, with the inbound journal and with a no-op one (what the journal costs); BENCH_MESSAGES (20 000),
+ *   BENCH_CONTACTS (1 000 customers writing in turn: each one's first message creates their contact and ticket),
  *   BENCH_IN_FLIGHT (64 customer messages awaiting their socket emit), BENCH_JOURNAL=only (only the journaled runs);
  *   the journaled run twice: written on the simulator's phone, and handed over as a Baileys session does
  *   (BENCH_SOURCE=simulator|channel: one of them); BENCH_STATEMENTS=1 prints the statements per message by kind;
@@ -166,7 +167,7 @@ async function simulatorConnection(env: Env, queueIds: number[]) {
  * it over (`channels.receive`, a session's emit), so the figure is the product's own cost per message.
  */
 async function inbound(journaled: boolean, source: "simulator" | "channel" = "simulator") {
-  const CONTACTS = 1000;
+  const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1000);
   const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
   const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 64);
   console.log(
@@ -194,8 +195,13 @@ async function inbound(journaled: boolean, source: "simulator" | "channel" = "si
     const tasks = Array.from({ length: MESSAGES }, (_, i) => ({
       number: numbers[i % CONTACTS],
       text: `mensagem ${Math.floor(i / CONTACTS) + 1} do cliente`,
+      // a customer's first message creates their contact and ticket (the transaction's path)
+      first: i < CONTACTS,
     }));
     const latencies: number[] = [];
+    const firsts: number[] = [];
+    const rest: number[] = [];
+    const perSecond: number[][] = [];
     let next = 0;
     // every statement the server sends while the load runs (its kind: the first words), to find where a message goes
     const kinds = new Map<string, number>();
@@ -234,7 +240,12 @@ async function inbound(journaled: boolean, source: "simulator" | "channel" = "si
               },
             });
           await emitted;
-          latencies.push(performance.now() - t0);
+          const t1 = performance.now();
+          latencies.push(t1 - t0);
+          (task.first ? firsts : rest).push(t1 - t0);
+          const sec = Math.floor((t1 - started) / 1000);
+          perSecond[sec] ??= [];
+          perSecond[sec].push(t1 - t0);
         }
       }),
     );
@@ -248,6 +259,9 @@ async function inbound(journaled: boolean, source: "simulator" | "channel" = "si
     );
     console.log(`stored: ${counts.rows[0].messages} messages on ${counts.rows[0].tickets} tickets in ${seconds.toFixed(1)} s`);
     console.log(`channel event → committed + socket emit received: ${fmt(summarize(latencies, seconds))}`);
+    console.log(`  a customer's first message (contact + ticket created): ${fmt(summarize(firsts))}`);
+    console.log(`  the messages after it:                                   ${fmt(summarize(rest))}`);
+    console.log(`  p99 per second of the run (ms): ${perSecond.map((s) => summarize(s).p99.toFixed(0)).join(" ")}`);
     console.log(
       `statements per message (Drizzle's, transactions' begin/commit included): ${(statements / MESSAGES).toFixed(2)}; this process's CPU (server + load): ${((cpu.user + cpu.system) / 1000 / MESSAGES).toFixed(2)} ms per message`,
     );

@@ -7,7 +7,7 @@ import { tickets } from "../db/schema/index.js";
 import { bearerToken } from "../http/guards.js";
 import { userFromToken } from "../modules/auth/tokens.js";
 import { extraOrigins, originAllowed } from "../http/security.js";
-import { contactVisible } from "../modules/contacts/service.js";
+import { contactVisible, seesEveryContact } from "../modules/contacts/service.js";
 
 export interface SocketData {
   user: SessionUser;
@@ -83,12 +83,13 @@ export function bridgeCrudEvents(ctx: AppContext, io: RealtimeServer) {
   const on = ctx.events.onEverywhere.bind(ctx.events);
   // a contact's data reaches only who may touch it (supervisors, admins, agents who see one of its tickets)
   on("contact.saved", async (p) => {
-    if (localSockets(io, ROOM.all).length === 0) return;
-    const routing = await ctx.db
-      .select({ queueId: tickets.queueId, userId: tickets.userId })
-      .from(tickets)
-      .where(eq(tickets.contactId, p.contact.id));
-    for (const s of localSockets(io, ROOM.all)) if (contactVisible((s.data as SocketData).user, routing)) s.emit("contact", p);
+    const sockets = localSockets(io, ROOM.all);
+    if (sockets.length === 0) return;
+    // the contact's tickets decide only for agents: admins and supervisors see every contact
+    const routing = sockets.some((s) => !seesEveryContact((s.data as SocketData).user))
+      ? await ctx.db.select({ queueId: tickets.queueId, userId: tickets.userId }).from(tickets).where(eq(tickets.contactId, p.contact.id))
+      : [];
+    for (const s of sockets) if (contactVisible((s.data as SocketData).user, routing)) s.emit("contact", p);
   });
   on("contact.deleted", (p) => all().emit("contact", { action: "delete", contactId: p.contactId }));
   on("contact.deletedAll", () => all().emit("contact", { action: "deleteAll" }));

@@ -114,9 +114,24 @@ export async function resolveContact(
   a: Address,
   created: ContactRow[],
   whatsappId?: number,
+  /** a lookup of the address just before found no contact: the insert comes first, the lookup only if it was created meanwhile */
+  unknown = false,
 ): Promise<{ contact: ContactLite; live?: LockedLiveTicket }> {
   const number = a.number || undefined;
   const lid = a.lid || undefined;
+  const insert = () =>
+    tx
+      .insert(contacts)
+      .values({ name: a.name || number || lid || "", number, lid, isGroup: a.isGroup })
+      .onConflictDoNothing()
+      .returning();
+  if (unknown) {
+    const [inserted] = await insert();
+    if (inserted) {
+      created.push(inserted);
+      return { contact: liteOf(inserted) };
+    }
+  }
   const found = await findContact(tx, a, whatsappId, true);
   if (found) {
     const { contact, live, patch } = found;
@@ -128,11 +143,7 @@ export async function resolveContact(
       .returning();
     return { contact: { ...contact, name: updated.name, number: updated.number, lid: updated.lid }, live };
   }
-  const [inserted] = await tx
-    .insert(contacts)
-    .values({ name: a.name || number || lid || "", number, lid, isGroup: a.isGroup })
-    .onConflictDoNothing()
-    .returning();
+  const [inserted] = await insert();
   if (inserted) {
     created.push(inserted);
     return { contact: liteOf(inserted) };

@@ -1,5 +1,5 @@
 import type { Message, Ticket } from "@balcao/contract";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { InboundMessage } from "../../channels/channel.js";
 import type { DbOrTx } from "../../db/client.js";
 import { Compiled } from "../../db/compiled.js";
@@ -14,7 +14,8 @@ import { findContact, resolveContact } from "../contacts/resolve.js";
 import { contactOf } from "../contacts/service.js";
 import { createProfilePictures } from "../contacts/whatsapp.js";
 import type { ConvDeps } from "../outbox/deps.js";
-import { ticketForMessage } from "../tickets/inbound-ticket.js";
+import { historyActor } from "../tickets/apply-transition.js";
+import { bornTicket, ticketForMessage } from "../tickets/inbound-ticket.js";
 import { ticketFromRow, type TicketSqlRow } from "../tickets/queries.js";
 import type { InboundConfig } from "./inbound-config.js";
 import { doneStep, type Journal, markDone } from "./journal.js";
@@ -25,9 +26,10 @@ import { loadMessage } from "./queries.js";
  * redelivery is a no-op — then: contact by number or LID, its ticket (`tickets/inbound-ticket.ts`:
  * live, reopened, new, routed to a sole queue — every change through the transition function),
  * the message, the ticket's last message and unread count, and the journal row marked done — all
- * in one transaction; events follow the commit. The bots (opt-out words, chat entries, Typebot,
- * the queue menu) run after the commit (`afterMessage`): a slow or failing bot never loses or
- * delays the stored message.
+ * in one transaction, or in one statement in the two common cases (a known contact's message to
+ * its live ticket, `storeSteady`; someone unknown's first message, `storeFirst`); events follow
+ * the commit. The bots (opt-out words, chat entries, Typebot, the queue menu) run after the commit
+ * (`afterMessage`): a slow or failing bot never loses or delays the stored message.
  */
 
 type ContactRow = typeof contacts.$inferSelect;
@@ -41,6 +43,8 @@ interface Incoming {
   mediaType: string;
   bots: BotPlan | undefined;
   journalId: number | undefined;
+  /** the steady case's lookup found no contact for the chat's address */
+  unknownContact?: boolean;
 }
 type StoredRow = TicketSqlRow & { m_id: number | string; m_created: Date | string; m_updated: Date | string };
 
@@ -105,6 +109,7 @@ export function createMessageBuilder(
   const db = ctx.db;
   const pictures = createProfilePictures(conv);
   const writeStatement = messageStatement(journal);
+  const firstStatement = firstMessageStatement(journal);
 
   async function receive(whatsappId: number, msg: InboundMessage, journalId?: number): Promise<void> {
     // redelivery is caught by the unique (connection, wid) index inside the transaction
@@ -130,12 +135,13 @@ export function createMessageBuilder(
     // before the transaction: the bots' caches may need the pool, and a transaction waiting for the pool never ends
     const bots = plan && afterMessage && !msg.fromMe ? await plan({ body, mediaType, fromMe: msg.fromMe }, conn.id) : undefined;
 
-    // a message to a known contact's live ticket that it leaves as it is (most of a conversation): one statement, no transaction
     const input: Incoming = { conn, msg, body, stored, mediaType, bots, journalId };
-    let result: Stored | undefined = await storeSteady(input);
+    let result: Stored | undefined;
     for (let attempt = 0; !result; attempt++) {
       try {
-        result = await db.transaction((tx) => store(tx, input, reopenSeconds));
+        // a known contact's steady conversation, or someone unknown's first message: one statement each, no transaction
+        if (attempt === 0) result = (await storeSteady(input)) ?? (await storeFirst(input));
+        result ??= await db.transaction((tx) => store(tx, input, reopenSeconds));
       } catch (err) {
         // a concurrent delivery stored it first
         if (err instanceof Duplicate || isUniqueViolation(err, "messages_wid_key")) {
@@ -172,7 +178,7 @@ export function createMessageBuilder(
     const { conn, msg, body, stored, mediaType, bots } = input;
     const newContacts: ContactRow[] = [];
     const chatAddr = msg.chat.isGroup ? { number: msg.chat.groupId, name: msg.chat.name, isGroup: true } : personOf(msg);
-    const { contact, live } = await resolveContact(tx, chatAddr, newContacts, conn.id);
+    const { contact, live } = await resolveContact(tx, chatAddr, newContacts, conn.id, input.unknownContact);
     const author =
       msg.chat.isGroup && msg.sender && !msg.fromMe
         ? (
@@ -191,6 +197,7 @@ export function createMessageBuilder(
       isGroup: msg.chat.isGroup,
       fromMe: msg.fromMe,
       live,
+      newContact: newContacts.some((c) => c.id === contact.id),
       reopenSeconds,
       soleQueueId: routesToSoleQueue ? conn.queues[0].id : undefined,
       quiet:
@@ -242,6 +249,7 @@ export function createMessageBuilder(
     // a group's author and a quoted message need their own lookups: the transaction does them
     if (msg.chat.isGroup || msg.quotedId) return undefined;
     const found = await findContact(db, personOf(msg), conn.id, false);
+    input.unknownContact = !found;
     const ticket = found?.live;
     if (!found || !ticket || Object.keys(found.patch).length > 0) return undefined;
     if (routesToItsSoleQueue(conn, msg, mediaType) && ticket.queueId === null && ticket.userId === null) return undefined;
@@ -274,10 +282,29 @@ export function createMessageBuilder(
       guarded: boolean;
     },
   ): Promise<{ row: StoredRow; botJob: boolean } | undefined> {
-    const { conn, msg, body, stored, mediaType, ticket } = w;
+    const { values, botJob } = messageValues(w, w.ticket);
+    const shape = `${w.guarded ? "g" : "-"}${w.journalId !== undefined ? "j" : "-"}${botJob ? "b" : "-"}` as WriteShape;
+    const res = await writeStatement.run<StoredRow>(tx, shape, {
+      ...values,
+      ticketId: w.ticket.id,
+      contactId: w.contactId,
+      quotedMsgId: w.quotedMsgId,
+    });
+    const row = res.rows[0];
+    return row ? { row, botJob } : undefined;
+  }
+
+  /**
+   * The values of the message's statements (`writeMessage`, `storeFirst`) but its ticket and author,
+   * and whether the bot steps' safety-net job goes with it: most messages of a conversation in a
+   * queue or with an agent have no bot to run, so no job for them.
+   */
+  function messageValues(
+    w: Incoming,
+    ticket: { status: Ticket["status"]; queueId: number | null; userId: number | null },
+  ): { values: Record<string, unknown>; botJob: boolean } {
+    const { conn, msg, body, stored, mediaType } = w;
     const fileName = msg.media?.fileName ?? null;
-    const mimetype = stored?.mimetype ?? msg.media?.mimetype ?? null;
-    // most messages of a conversation in a queue or with an agent have no bot to run: no safety-net job for them
     const botJob =
       !!afterMessage &&
       !msg.fromMe &&
@@ -289,8 +316,7 @@ export function createMessageBuilder(
           isGroup: msg.chat.isGroup,
           whatsappId: conn.id,
         }));
-    const shape = `${w.guarded ? "g" : "-"}${w.journalId !== undefined ? "j" : "-"}${botJob ? "b" : "-"}` as WriteShape;
-    const res = await writeStatement.run<StoredRow>(tx, shape, {
+    const values = {
       wid: msg.id,
       whatsappId: conn.id,
       body,
@@ -298,12 +324,9 @@ export function createMessageBuilder(
       ack: msg.fromMe ? 1 : 0,
       mediaType,
       mediaKey: stored?.key ?? null,
-      mimetype,
+      mimetype: stored?.mimetype ?? msg.media?.mimetype ?? null,
       fileName,
       dataJson: msg.location ? JSON.stringify(msg.location) : msg.vcard ? JSON.stringify(msg.vcard) : null,
-      ticketId: ticket.id,
-      contactId: w.contactId,
-      quotedMsgId: w.quotedMsgId,
       source: msg.fromMe ? "phone" : "customer",
       preview: previewOf(body, mediaType, fileName),
       unread: msg.fromMe ? 0 : 1,
@@ -311,9 +334,85 @@ export function createMessageBuilder(
       queueId: ticket.queueId,
       userId: ticket.userId,
       journalId: w.journalId ?? null,
+    };
+    return { values, botJob };
+  }
+
+  /**
+   * The first message of someone unknown, in one statement: the contact, its new ticket (routed at
+   * birth, `bornTicket`) with its history, the message, the journal's done mark and the bots'
+   * safety net together, or nothing. Only when the steady case's lookup just found no contact for
+   * the address (`unknownContact`); undefined when the contact appeared meanwhile (then the
+   * transaction decides), or when the message may be an opt-out answer (asked inside the transaction:
+   * it may open no ticket).
+   */
+  async function storeFirst(input: Incoming): Promise<Stored | undefined> {
+    const { conn, msg, mediaType } = input;
+    if (!input.unknownContact || msg.chat.isGroup || msg.quotedId) return undefined;
+    if (!msg.fromMe && mediaType === "chat" && quiet && input.bots?.optOut !== false) return undefined;
+    const person = personOf(msg);
+    const soleQueueId = routesToItsSoleQueue(conn, msg, mediaType) ? conn.queues[0].id : undefined;
+    const born = bornTicket({ whatsappId: conn.id, isGroup: false, fromMe: msg.fromMe, soleQueueId });
+    const { values, botJob } = messageValues(input, born.state);
+    const history: Record<string, unknown> = {};
+    born.history.forEach((h, n) => {
+      const { actor } = historyActor(h.actor);
+      Object.assign(history, {
+        [`h${n}FromStatus`]: h.from?.status ?? null,
+        [`h${n}ToStatus`]: h.to.status,
+        [`h${n}FromQueueId`]: h.from?.queueId ?? null,
+        [`h${n}QueueId`]: h.to.queueId,
+        [`h${n}FromUserId`]: h.from?.userId ?? null,
+        [`h${n}UserId`]: h.to.userId,
+        [`h${n}Actor`]: actor,
+        [`h${n}Reason`]: h.reason,
+      });
     });
-    const row = res.rows[0];
-    return row ? { row, botJob } : undefined;
+    const shape = `${input.journalId !== undefined ? "j" : "-"}${botJob ? "b" : "-"}${born.history.length > 1 ? "r" : "-"}` as FirstShape;
+    const { rows } = await firstStatement.run<StoredRow & FirstContactColumns>(db, shape, {
+      ...values,
+      ...history,
+      name: person.name || person.number || person.lid || "",
+      number: person.number || null,
+      lid: person.lid || null,
+      transf: born.state.transf,
+      quotedMsgId: null,
+    });
+    const row = rows[0];
+    if (!row) return undefined;
+    const contact: ContactRow = {
+      id: row.c_id,
+      name: row.c_name,
+      number: row.c_number,
+      lid: row.c_lid,
+      email: row.c_email,
+      profilePicUrl: row.c_profile_pic_url,
+      isGroup: row.c_is_group,
+      erasedAt: row.c_erased_at === null ? null : new Date(row.c_erased_at),
+      search: row.c_search,
+      createdAt: new Date(row.c_created_at),
+      updatedAt: new Date(row.c_updated_at),
+    };
+    const lite = {
+      id: contact.id,
+      name: contact.name,
+      number: contact.number,
+      lid: contact.lid,
+      email: contact.email,
+      profilePicUrl: contact.profilePicUrl,
+      isGroup: contact.isGroup,
+    };
+    const ticket = ticketFromRow(row, lite);
+    return {
+      message: messageOf(msg, input.body, input.stored, mediaType, ticket.id, null, row, msg.fromMe ? null : lite),
+      quoted: false,
+      ticket,
+      previous: born.previous,
+      ticketChanged: true,
+      created: true,
+      newContacts: [contact],
+      botJob,
+    };
   }
 
   return receive;
@@ -343,24 +442,11 @@ function messageStatement(journal: Journal) {
       : sql``;
     return sql`
       with ${guard}m as (
-        insert into messages (wid, whatsapp_id, body, from_me, read, ack, media_type, media_key, mimetype, file_name, data_json, ticket_id, contact_id,
-                              quoted_msg_id, source)
-        select ${v("wid")}::text, ${v("whatsappId")}::int, ${v("body")}::text, ${v("fromMe")}::boolean, ${v("fromMe")}::boolean, ${v("ack")}::int,
-               ${v("mediaType")}::text, ${v("mediaKey")}::text, ${v("mimetype")}::text, ${v("fileName")}::text,
-               ${v("dataJson")}::text, ${v("ticketId")}::int,
-               ${v("contactId")}::int, ${v("quotedMsgId")}::bigint, ${v("source")}::text
-        ${guarded ? sql`from t` : sql``}
+        ${messageInsert({ ticketId: sql`${v("ticketId")}::int`, contactId: sql`${v("contactId")}::int`, from: guarded ? sql`from t` : sql`` })}
         on conflict do nothing
         returning id, created_at, updated_at
       )${journaled ? doneStep(journal, v("journalId"), guarded ? sql`exists (select 1 from m)` : undefined) : sql``}${
-        botJob
-          ? sql`, bj as (
-        insert into jobs (name, payload, run_at, max_attempts, singleton_key)
-        select ${BOTS_INBOUND_JOB}, json_build_object('messageId', m.id, 'ticketId', ${v("ticketId")}::int)::jsonb,
-               now() + make_interval(secs => ${BOTS_SAFETY_DELAY_S}), 3, 'bots:msg:' || m.id from m
-        on conflict do nothing
-      )`
-          : sql``
+        botJob ? botJobStep(v("ticketId")) : sql``
       }, u as (
         update tickets set
           last_message = ${v("preview")}::text,
@@ -368,18 +454,126 @@ function messageStatement(journal: Journal) {
           unread_messages = unread_messages + ${v("unread")}::int,
           updated_at = now()
         where id = ${v("ticketId")}::int and exists (select 1 from m)
-        returning id, status, last_message, unread_messages, is_group, transf, user_id, queue_id, whatsapp_id, created_at, updated_at
+        returning ${TICKET_RETURNING}
       )
-      select m.id as m_id, m.created_at as m_created, m.updated_at as m_updated,
+      ${storedRow()}`;
+  });
+}
+
+/**
+ * The message's insert, its values as placeholders (`writeMessage`'s names) but the ticket, the
+ * author and (when given) the id; `from`: the rows it reads them from.
+ */
+function messageInsert(o: { id?: SQL; ticketId: SQL; contactId: SQL; from: SQL }): SQL {
+  const v = (name: string) => sql.placeholder(name);
+  return sql`insert into messages (${o.id ? sql`id, ` : sql``}wid, whatsapp_id, body, from_me, read, ack, media_type, media_key, mimetype, file_name,
+                              data_json, ticket_id, contact_id, quoted_msg_id, source)
+        select ${o.id ? sql`${o.id}, ` : sql``}${v("wid")}::text, ${v("whatsappId")}::int, ${v("body")}::text, ${v("fromMe")}::boolean, ${v("fromMe")}::boolean,
+               ${v("ack")}::int, ${v("mediaType")}::text, ${v("mediaKey")}::text, ${v("mimetype")}::text, ${v("fileName")}::text,
+               ${v("dataJson")}::text, ${o.ticketId}, ${o.contactId}, ${v("quotedMsgId")}::bigint, ${v("source")}::text
+        ${o.from}`;
+}
+
+/** The shapes of a first message's statement: journaled, with the bots' safety-net job, routed at birth (a second history row). */
+type FirstShape = `${"j" | "-"}${"b" | "-"}${"r" | "-"}`;
+
+/** The new contact's columns in the answer of a first message's statement. */
+interface FirstContactColumns {
+  c_id: number;
+  c_name: string;
+  c_number: string | null;
+  c_lid: string | null;
+  c_email: string;
+  c_profile_pic_url: string;
+  c_is_group: boolean;
+  c_erased_at: Date | string | null;
+  c_search: string | null;
+  c_created_at: Date | string;
+  c_updated_at: Date | string;
+}
+
+/**
+ * A new contact's first message in one statement (`storeFirst`): the contact (or nothing at all when
+ * its number or LID was taken meanwhile), the ticket and the message with ids drawn first (each
+ * names the other: the ticket's preview, the message's ticket), the ticket's history rows in their
+ * order, the journal's done mark and the bots' safety net. Compiled once per shape.
+ */
+function firstMessageStatement(journal: Journal) {
+  const v = (name: string) => sql.placeholder(name);
+  return new Compiled<FirstShape, Record<string, unknown>>((shape) => {
+    const journaled = shape[0] === "j";
+    const botJob = shape[1] === "b";
+    const routed = shape[2] === "r";
+    const historyRow = (n: number) =>
+      sql`(${n}, ${v(`h${n}FromStatus`)}::text, ${v(`h${n}ToStatus`)}::text, ${v(`h${n}FromQueueId`)}::int, ${v(`h${n}QueueId`)}::int,
+           ${v(`h${n}FromUserId`)}::int, ${v(`h${n}UserId`)}::int, ${v(`h${n}Actor`)}::text, ${v(`h${n}Reason`)}::text)`;
+    return sql`
+      with c as (
+        insert into contacts (name, number, lid, is_group) values (${v("name")}::text, ${v("number")}::text, ${v("lid")}::text, false)
+        on conflict do nothing
+        returning id, name, number, lid, email, profile_pic_url, is_group, erased_at, search, created_at, updated_at
+      ), ids as (
+        select c.id as contact_id, nextval('tickets_id_seq')::int as ticket_id, nextval('messages_id_seq') as message_id from c
+      ), u as (
+        insert into tickets (id, status, queue_id, user_id, transf, is_group, contact_id, whatsapp_id, last_message, last_message_id, unread_messages)
+        select ticket_id, ${v("status")}::text, ${v("queueId")}::int, ${v("userId")}::int, ${v("transf")}::boolean, false, contact_id,
+               ${v("whatsappId")}::int, ${v("preview")}::text, message_id, ${v("unread")}::int
+        from ids
+        returning ${TICKET_RETURNING}
+      ), h as (
+        insert into ticket_history (ticket_id, from_status, to_status, from_queue_id, queue_id, from_user_id, user_id, actor, reason)
+        select ids.ticket_id, h.from_status, h.to_status, h.from_queue_id, h.queue_id, h.from_user_id, h.user_id, h.actor, h.reason
+        from ids cross join (values ${historyRow(0)}${routed ? sql`, ${historyRow(1)}` : sql``})
+          as h(n, from_status, to_status, from_queue_id, queue_id, from_user_id, user_id, actor, reason)
+        order by h.n
+      ), m as (
+        ${messageInsert({
+          id: sql`ids.message_id`,
+          ticketId: sql`ids.ticket_id`,
+          contactId: sql`case when ${v("fromMe")}::boolean then null else ids.contact_id end`,
+          from: sql`from ids`,
+        })}
+        returning id, created_at, updated_at
+      )${journaled ? doneStep(journal, v("journalId"), sql`exists (select 1 from m)`) : sql``}${
+        botJob ? botJobStep(sql`(select ticket_id from ids)`) : sql``
+      }
+      ${storedRow(
+        sql`, c.id as c_id, c.name as c_name, c.number as c_number, c.lid as c_lid, c.email as c_email, c.profile_pic_url as c_profile_pic_url,
+             c.is_group as c_is_group, c.erased_at as c_erased_at, c.search as c_search, c.created_at as c_created_at, c.updated_at as c_updated_at`,
+        sql` cross join c`,
+      )}`;
+  });
+}
+
+/** The columns a ticket's write returns (`returning`), for `storedRow`. */
+const TICKET_RETURNING = sql.raw(
+  "id, status, last_message, unread_messages, is_group, transf, user_id, queue_id, whatsapp_id, created_at, updated_at",
+);
+
+/**
+ * The statement's answer (`StoredRow`): the message's id and times from the CTE `m`, and its ticket
+ * as the lists show it from the CTE `u` (the ticket as written); `extra`: more columns, from more CTEs.
+ */
+function storedRow(extra: SQL = sql``, from: SQL = sql``): SQL {
+  return sql`select m.id as m_id, m.created_at as m_created, m.updated_at as m_updated,
              u.id, u.status, u.last_message, false as last_failed, u.unread_messages, u.is_group, u.transf, u.user_id, u.queue_id, u.whatsapp_id, u.created_at, u.updated_at,
              us.name as user_name, q.name as queue_name, q.color as queue_color, w.name as whatsapp_name,
              coalesce((select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
-                       from ticket_tags tt join tags tg on tg.id = tt.tag_id where tt.ticket_id = u.id), '[]'::json) as tags
-      from m cross join u
+                       from ticket_tags tt join tags tg on tg.id = tt.tag_id where tt.ticket_id = u.id), '[]'::json) as tags${extra}
+      from m cross join u${from}
       left join users us on us.id = u.user_id
       left join queues q on q.id = u.queue_id
       left join whatsapps w on w.id = u.whatsapp_id`;
-  });
+}
+
+/** The bot steps' safety-net job of the message of CTE `m` in the ticket `ticketId`, as a CTE to append. */
+function botJobStep(ticketId: SQL | Placeholder): SQL {
+  return sql`, bj as (
+        insert into jobs (name, payload, run_at, max_attempts, singleton_key)
+        select ${BOTS_INBOUND_JOB}, json_build_object('messageId', m.id, 'ticketId', ${ticketId}::int)::jsonb,
+               now() + make_interval(secs => ${BOTS_SAFETY_DELAY_S}), 3, 'bots:msg:' || m.id from m
+        on conflict do nothing
+      )`;
 }
 
 /** The address of a one-to-one chat's customer (its name only from their own messages: ours carry no push name of theirs). */

@@ -51,28 +51,29 @@ export function historyActor(actor: Actor): { actor: string; actorUserId: number
   return { actor: actor.kind, actorUserId: actor.kind === "user" ? actor.id : null };
 }
 
-/** Writes a history row (also used by the inbound pipeline for tickets it creates). */
-export async function writeHistory(
-  tx: DbOrTx,
-  row: {
-    ticketId: number;
-    from?: { status: string | null; queueId: number | null; userId: number | null };
-    to: { status: string; queueId: number | null; userId: number | null };
-    actor: Actor;
-    reason: HistoryReason;
-  },
-): Promise<void> {
-  await tx.insert(ticketHistory).values({
-    ticketId: row.ticketId,
-    fromStatus: row.from?.status ?? null,
-    toStatus: row.to.status,
-    fromQueueId: row.from?.queueId ?? null,
-    queueId: row.to.queueId,
-    fromUserId: row.from?.userId ?? null,
-    userId: row.to.userId,
-    ...historyActor(row.actor),
-    reason: row.reason,
-  });
+export interface HistoryRow {
+  ticketId: number;
+  from?: { status: string | null; queueId: number | null; userId: number | null };
+  to: { status: string; queueId: number | null; userId: number | null };
+  actor: Actor;
+  reason: HistoryReason;
+}
+
+/** Writes history rows, in their order, in one statement (also used by the inbound pipeline for tickets it creates). */
+export async function writeHistory(tx: DbOrTx, ...rows: HistoryRow[]): Promise<void> {
+  await tx.insert(ticketHistory).values(
+    rows.map((row) => ({
+      ticketId: row.ticketId,
+      fromStatus: row.from?.status ?? null,
+      toStatus: row.to.status,
+      fromQueueId: row.from?.queueId ?? null,
+      queueId: row.to.queueId,
+      fromUserId: row.from?.userId ?? null,
+      userId: row.to.userId,
+      ...historyActor(row.actor),
+      reason: row.reason,
+    })),
+  );
 }
 
 /** Locks, decides and writes one transition (see the module comment). Refusals throw their ERR_ code. */

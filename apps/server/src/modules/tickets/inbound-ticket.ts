@@ -2,16 +2,22 @@ import type { Ticket } from "@balcao/contract";
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.js";
 import { tickets } from "../../db/schema/index.js";
-import { transitionTicket, writeHistory } from "./apply-transition.js";
+import { type HistoryRow, transitionTicket, writeHistory } from "./apply-transition.js";
 import { liveTicketOf, type TicketRow } from "./queries.js";
+import { type Actor, decideTransition, type TicketState } from "./state-machine.js";
 
 /**
  * The ticket a channel message goes to, decided inside the message's transaction: the contact's
  * live ticket on the connection, or its latest one reopened within `timeCreateNewTicket` (our own
  * echoed messages join it as they are), or a new pending one; then a connection with one queue
- * routes it there. Every change goes through the transition function (`transitionTicket`), so
- * `ticket_history` records the reopening and the routing as it records an agent's actions.
+ * routes it there. Every change goes through the transition function (`transitionTicket`; a new
+ * ticket's routing is decided by `decideTransition` on its state at birth and written with it), so
+ * `ticket_history` records the creation, the reopening and the routing as it records an agent's actions.
  */
+
+const BOT: Actor = { kind: "bot" };
+const SYSTEM: Actor = { kind: "system" };
+const CUSTOMER: Actor = { kind: "customer" };
 
 export type LiveTicket = Pick<TicketRow, "id" | "status" | "queueId" | "userId">;
 type State = { status: Ticket["status"]; queueId: number | null; userId: number | null };
@@ -25,6 +31,26 @@ export interface InboundTicket {
   created: boolean;
 }
 
+/**
+ * A new ticket at its birth: pending, routed at once when the connection's one queue takes it (the
+ * transition function decides the routing on the new ticket's state), with its history rows in
+ * order (its creation, then the routing) and, when routed, the state before the routing.
+ */
+export function bornTicket(a: { whatsappId: number; isGroup: boolean; fromMe: boolean; soleQueueId: number | undefined }): {
+  state: TicketState;
+  history: Omit<HistoryRow, "ticketId">[];
+  previous?: State;
+} {
+  const born: TicketState = { status: "pending", queueId: null, userId: null, transf: false, whatsappId: a.whatsappId, isGroup: a.isGroup };
+  const pending = { status: "pending", queueId: null, userId: null } as const;
+  const create = { to: pending, actor: a.fromMe ? SYSTEM : CUSTOMER, reason: "create" } as const;
+  const routing = a.soleQueueId === undefined ? undefined : decideTransition(born, BOT, { type: "handover", queueId: a.soleQueueId });
+  if (!routing?.ok || !routing.changed || routing.send.length > 0 || !routing.history) return { state: born, history: [create] };
+  const next = routing.next;
+  const to = { status: next.status, queueId: next.queueId, userId: next.userId };
+  return { state: next, history: [create, { from: pending, to, actor: BOT, reason: routing.history.reason }], previous: pending };
+}
+
 export async function ticketForMessage(
   tx: DbOrTx,
   a: {
@@ -34,6 +60,8 @@ export async function ticketForMessage(
     fromMe: boolean;
     /** the contact's live ticket on the connection, already locked */
     live: LiveTicket | undefined;
+    /** the contact was created by this transaction: it has no ticket yet */
+    newContact?: boolean;
     reopenSeconds: number;
     /** the connection's one queue, when it routes this message's new conversations there */
     soleQueueId: number | undefined;
@@ -46,19 +74,21 @@ export async function ticketForMessage(
   let changed = false;
   let created = false;
   if (!ticket) {
-    const [recent] = await tx
-      .select()
-      .from(tickets)
-      .where(
-        and(
-          eq(tickets.contactId, a.contactId),
-          eq(tickets.whatsappId, a.whatsappId),
-          a.fromMe || a.quiet ? undefined : gt(tickets.updatedAt, sql`now() - make_interval(secs => ${a.reopenSeconds})`),
-        ),
-      )
-      .orderBy(sql`${tickets.updatedAt} desc nulls last`)
-      .limit(1)
-      .for("update");
+    const [recent] = a.newContact
+      ? []
+      : await tx
+          .select()
+          .from(tickets)
+          .where(
+            and(
+              eq(tickets.contactId, a.contactId),
+              eq(tickets.whatsappId, a.whatsappId),
+              a.fromMe || a.quiet ? undefined : gt(tickets.updatedAt, sql`now() - make_interval(secs => ${a.reopenSeconds})`),
+            ),
+          )
+          .orderBy(sql`${tickets.updatedAt} desc nulls last`)
+          .limit(1)
+          .for("update");
     if ((a.fromMe || a.quiet) && recent) {
       // our own message echoed by the engine (or sent from the phone), or an opt-out answer: it joins the latest ticket as is
       ticket = recent;
@@ -86,20 +116,26 @@ export async function ticketForMessage(
       }
       ticket = { id: recent.id, ...done.next };
     } else {
+      const born = bornTicket(a);
+      const state = born.state;
       const [inserted] = await tx
         .insert(tickets)
-        .values({ contactId: a.contactId, whatsappId: a.whatsappId, status: "pending", isGroup: a.isGroup })
+        .values({
+          contactId: a.contactId,
+          whatsappId: a.whatsappId,
+          status: state.status,
+          queueId: state.queueId,
+          userId: state.userId,
+          transf: state.transf,
+          isGroup: a.isGroup,
+        })
         .onConflictDoNothing()
         .returning();
       const row = inserted ?? (await liveTicketOf(tx, a.contactId, a.whatsappId));
       if (!row) throw new Error("ticket vanished");
       if (inserted) {
-        await writeHistory(tx, {
-          ticketId: inserted.id,
-          to: { status: "pending", queueId: null, userId: null },
-          actor: a.fromMe ? { kind: "system" } : { kind: "customer" },
-          reason: "create",
-        });
+        await writeHistory(tx, ...born.history.map((h) => ({ ...h, ticketId: inserted.id })));
+        previous = born.previous;
         changed = true;
         created = true;
       }
@@ -108,7 +144,7 @@ export async function ticketForMessage(
   }
   // routing, not a bot: the connection's one queue takes a conversation that has none and no agent
   if (a.soleQueueId !== undefined && ticket.queueId === null && ticket.userId === null && ticket.status !== "closed") {
-    const done = await transitionTicket(tx, ticket.id, { kind: "bot" }, { type: "handover", queueId: a.soleQueueId });
+    const done = await transitionTicket(tx, ticket.id, BOT, { type: "handover", queueId: a.soleQueueId });
     previous ??= done.previous;
     changed = true;
     ticket = { id: ticket.id, ...done.next };
