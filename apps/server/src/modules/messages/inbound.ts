@@ -381,17 +381,17 @@ export function createMessageBuilder(
     const row = rows[0];
     if (!row) return undefined;
     const contact: ContactRow = {
-      id: row.c_id,
-      name: row.c_name,
-      number: row.c_number,
-      lid: row.c_lid,
-      email: row.c_email,
-      profilePicUrl: row.c_profile_pic_url,
-      isGroup: row.c_is_group,
-      erasedAt: row.c_erased_at === null ? null : new Date(row.c_erased_at),
-      search: row.c_search,
-      createdAt: new Date(row.c_created_at),
-      updatedAt: new Date(row.c_updated_at),
+      id: row.nc_id,
+      name: row.nc_name,
+      number: row.nc_number,
+      lid: row.nc_lid,
+      email: row.nc_email,
+      profilePicUrl: row.nc_profile_pic_url,
+      isGroup: row.nc_is_group,
+      erasedAt: row.nc_erased_at === null ? null : new Date(row.nc_erased_at),
+      search: row.nc_search,
+      createdAt: new Date(row.nc_created_at),
+      updatedAt: new Date(row.nc_updated_at),
     };
     const lite = {
       id: contact.id,
@@ -479,17 +479,17 @@ type FirstShape = `${"j" | "-"}${"b" | "-"}${"r" | "-"}`;
 
 /** The new contact's columns in the answer of a first message's statement. */
 interface FirstContactColumns {
-  c_id: number;
-  c_name: string;
-  c_number: string | null;
-  c_lid: string | null;
-  c_email: string;
-  c_profile_pic_url: string;
-  c_is_group: boolean;
-  c_erased_at: Date | string | null;
-  c_search: string | null;
-  c_created_at: Date | string;
-  c_updated_at: Date | string;
+  nc_id: number;
+  nc_name: string;
+  nc_number: string | null;
+  nc_lid: string | null;
+  nc_email: string;
+  nc_profile_pic_url: string;
+  nc_is_group: boolean;
+  nc_erased_at: Date | string | null;
+  nc_search: string | null;
+  nc_created_at: Date | string;
+  nc_updated_at: Date | string;
 }
 
 /**
@@ -538,8 +538,8 @@ function firstMessageStatement(journal: Journal) {
         botJob ? botJobStep(sql`(select ticket_id from ids)`) : sql``
       }
       ${storedRow(
-        sql`, c.id as c_id, c.name as c_name, c.number as c_number, c.lid as c_lid, c.email as c_email, c.profile_pic_url as c_profile_pic_url,
-             c.is_group as c_is_group, c.erased_at as c_erased_at, c.search as c_search, c.created_at as c_created_at, c.updated_at as c_updated_at`,
+        sql`, c.id as nc_id, c.name as nc_name, c.number as nc_number, c.lid as nc_lid, c.email as nc_email, c.profile_pic_url as nc_profile_pic_url,
+             c.is_group as nc_is_group, c.erased_at as nc_erased_at, c.search as nc_search, c.created_at as nc_created_at, c.updated_at as nc_updated_at`,
         sql` cross join c`,
       )}`;
   });
