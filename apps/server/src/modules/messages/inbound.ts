@@ -353,6 +353,8 @@ export function createMessageBuilder(
     const person = personOf(msg);
     const soleQueueId = routesToItsSoleQueue(conn, msg, mediaType) ? conn.queues[0].id : undefined;
     const born = bornTicket({ whatsappId: conn.id, isGroup: false, fromMe: msg.fromMe, soleQueueId });
+    // a routing the ticket cannot be born with (one that sends a message) goes through the transaction's transition
+    if (soleQueueId !== undefined && born.previous === undefined) return undefined;
     const { values, botJob } = messageValues(input, born.state);
     const history: Record<string, unknown> = {};
     born.history.forEach((h, n) => {
