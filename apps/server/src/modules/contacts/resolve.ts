@@ -157,6 +157,7 @@ export async function resolveContact(
   return { contact: liteOf(again) };
 }
 
-function liteOf(r: ContactRow): ContactLite {
+/** The contact as a ticket and a message show it. */
+export function liteOf(r: ContactRow): ContactLite {
   return { id: r.id, name: r.name, number: r.number, lid: r.lid, email: r.email, profilePicUrl: r.profilePicUrl, isGroup: r.isGroup };
 }

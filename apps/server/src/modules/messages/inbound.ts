@@ -10,11 +10,11 @@ import { mediaUrl, type StoredMedia } from "../../lib/media.js";
 import { previewOf } from "../../lib/preview.js";
 import { iso } from "../../lib/sql.js";
 import type { ConnectionInfo } from "../connections/service.js";
-import { findContact, resolveContact } from "../contacts/resolve.js";
+import { findContact, liteOf, resolveContact } from "../contacts/resolve.js";
 import { contactOf } from "../contacts/service.js";
 import { createProfilePictures } from "../contacts/whatsapp.js";
 import type { ConvDeps } from "../outbox/deps.js";
-import { historyActor } from "../tickets/apply-transition.js";
+import { historyColumns } from "../tickets/apply-transition.js";
 import { bornTicket, ticketForMessage } from "../tickets/inbound-ticket.js";
 import { ticketFromRow, type TicketSqlRow } from "../tickets/queries.js";
 import type { InboundConfig } from "./inbound-config.js";
@@ -356,19 +356,10 @@ export function createMessageBuilder(
     // a routing the ticket cannot be born with (one that sends a message) goes through the transaction's transition
     if (soleQueueId !== undefined && born.previous === undefined) return undefined;
     const { values, botJob } = messageValues(input, born.state);
+    // history row n's columns as placeholders h<n><Column> (see firstMessageStatement)
     const history: Record<string, unknown> = {};
     born.history.forEach((h, n) => {
-      const { actor } = historyActor(h.actor);
-      Object.assign(history, {
-        [`h${n}FromStatus`]: h.from?.status ?? null,
-        [`h${n}ToStatus`]: h.to.status,
-        [`h${n}FromQueueId`]: h.from?.queueId ?? null,
-        [`h${n}QueueId`]: h.to.queueId,
-        [`h${n}FromUserId`]: h.from?.userId ?? null,
-        [`h${n}UserId`]: h.to.userId,
-        [`h${n}Actor`]: actor,
-        [`h${n}Reason`]: h.reason,
-      });
+      for (const [column, value] of Object.entries(historyColumns(h))) history[`h${n}${column[0].toUpperCase()}${column.slice(1)}`] = value;
     });
     const shape = `${input.journalId !== undefined ? "j" : "-"}${botJob ? "b" : "-"}${born.history.length > 1 ? "r" : "-"}` as FirstShape;
     const { rows } = await firstStatement.run<StoredRow & FirstContactColumns>(db, shape, {
@@ -395,15 +386,7 @@ export function createMessageBuilder(
       createdAt: new Date(row.nc_created_at),
       updatedAt: new Date(row.nc_updated_at),
     };
-    const lite = {
-      id: contact.id,
-      name: contact.name,
-      number: contact.number,
-      lid: contact.lid,
-      email: contact.email,
-      profilePicUrl: contact.profilePicUrl,
-      isGroup: contact.isGroup,
-    };
+    const lite = liteOf(contact);
     const ticket = ticketFromRow(row, lite);
     return {
       message: messageOf(msg, input.body, input.stored, mediaType, ticket.id, null, row, msg.fromMe ? null : lite),
@@ -508,7 +491,7 @@ function firstMessageStatement(journal: Journal) {
     const routed = shape[2] === "r";
     const historyRow = (n: number) =>
       sql`(${n}, ${v(`h${n}FromStatus`)}::text, ${v(`h${n}ToStatus`)}::text, ${v(`h${n}FromQueueId`)}::int, ${v(`h${n}QueueId`)}::int,
-           ${v(`h${n}FromUserId`)}::int, ${v(`h${n}UserId`)}::int, ${v(`h${n}Actor`)}::text, ${v(`h${n}Reason`)}::text)`;
+           ${v(`h${n}FromUserId`)}::int, ${v(`h${n}UserId`)}::int, ${v(`h${n}Actor`)}::text, ${v(`h${n}ActorUserId`)}::int, ${v(`h${n}Reason`)}::text)`;
     return sql`
       with c as (
         insert into contacts (name, number, lid, is_group) values (${v("name")}::text, ${v("number")}::text, ${v("lid")}::text, false)
@@ -523,10 +506,10 @@ function firstMessageStatement(journal: Journal) {
         from ids
         returning ${TICKET_RETURNING}
       ), h as (
-        insert into ticket_history (ticket_id, from_status, to_status, from_queue_id, queue_id, from_user_id, user_id, actor, reason)
-        select ids.ticket_id, h.from_status, h.to_status, h.from_queue_id, h.queue_id, h.from_user_id, h.user_id, h.actor, h.reason
+        insert into ticket_history (ticket_id, from_status, to_status, from_queue_id, queue_id, from_user_id, user_id, actor, actor_user_id, reason)
+        select ids.ticket_id, h.from_status, h.to_status, h.from_queue_id, h.queue_id, h.from_user_id, h.user_id, h.actor, h.actor_user_id, h.reason
         from ids cross join (values ${historyRow(0)}${routed ? sql`, ${historyRow(1)}` : sql``})
-          as h(n, from_status, to_status, from_queue_id, queue_id, from_user_id, user_id, actor, reason)
+          as h(n, from_status, to_status, from_queue_id, queue_id, from_user_id, user_id, actor, actor_user_id, reason)
         order by h.n
       ), m as (
         ${messageInsert({

@@ -59,21 +59,23 @@ export interface HistoryRow {
   reason: HistoryReason;
 }
 
+/** A history row's columns but its ticket (the inbound first message's statement writes them as they are). */
+export function historyColumns(row: Omit<HistoryRow, "ticketId">) {
+  return {
+    fromStatus: row.from?.status ?? null,
+    toStatus: row.to.status,
+    fromQueueId: row.from?.queueId ?? null,
+    queueId: row.to.queueId,
+    fromUserId: row.from?.userId ?? null,
+    userId: row.to.userId,
+    ...historyActor(row.actor),
+    reason: row.reason,
+  };
+}
+
 /** Writes history rows, in their order, in one statement (also used by the inbound pipeline for tickets it creates). */
 export async function writeHistory(tx: DbOrTx, ...rows: HistoryRow[]): Promise<void> {
-  await tx.insert(ticketHistory).values(
-    rows.map((row) => ({
-      ticketId: row.ticketId,
-      fromStatus: row.from?.status ?? null,
-      toStatus: row.to.status,
-      fromQueueId: row.from?.queueId ?? null,
-      queueId: row.to.queueId,
-      fromUserId: row.from?.userId ?? null,
-      userId: row.to.userId,
-      ...historyActor(row.actor),
-      reason: row.reason,
-    })),
-  );
+  await tx.insert(ticketHistory).values(rows.map((row) => ({ ticketId: row.ticketId, ...historyColumns(row) })));
 }
 
 /** Locks, decides and writes one transition (see the module comment). Refusals throw their ERR_ code. */

@@ -101,7 +101,7 @@ export async function ticketForMessage(
       await writeHistory(tx, {
         ticketId: inserted.id,
         to: { status: "closed", queueId: null, userId: null },
-        actor: { kind: "customer" },
+        actor: CUSTOMER,
         reason: "create",
       });
       changed = true;
@@ -109,7 +109,7 @@ export async function ticketForMessage(
       ticket = { id: inserted.id, status: inserted.status, queueId: inserted.queueId, userId: inserted.userId };
     } else if (recent && a.reopenSeconds > 0) {
       // the customer writes again within the window: the transition function reopens it
-      const done = await transitionTicket(tx, recent.id, { kind: "customer" }, { type: "customerMessage" });
+      const done = await transitionTicket(tx, recent.id, CUSTOMER, { type: "customerMessage" });
       if (done.changed) {
         previous = done.previous;
         changed = true;
