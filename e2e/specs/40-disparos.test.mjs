@@ -28,7 +28,15 @@ const count = async (page, status) =>
       "",
     ),
   );
-const cardIs = (page, status, pred) => until(async () => pred(await count(page, status)), `the '${status}' card`, 60_000);
+// a card that never gets there says what it shows and what the server counts (a stuck row, or a stale screen)
+const cardIs = async (page, status, pred) => {
+  try {
+    return await until(async () => pred(await count(page, status)), `the '${status}' card`, 60_000);
+  } catch (err) {
+    const server = await admin.get("/disparos/stats").catch((e) => e.message);
+    throw new Error(`${err.message}; the card shows ${await count(page, status)}, the server counts ${JSON.stringify(server)}`);
+  }
+};
 
 async function confirmBulk(page, label) {
   await page.getByRole("button", { name: label, exact: true }).click();

@@ -5,11 +5,12 @@ import type {
   DisparoOptOut,
   DisparoStats,
   DisparosAnswer,
+  DisparosUpdate,
   Tag,
   Whatsapp,
 } from "@balcao/contract";
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef } from "react";
+import { type QueryClient, keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
 import { http } from "../../../api/http";
 import { shareNewer } from "../../../lib/live-merge";
 import { useSocketEvent } from "../../../lib/socket";
@@ -90,31 +91,42 @@ export function useDialogChoices(enabled: boolean) {
 }
 
 /**
- * `disparos:update` (§4): the cards take the counts it carries at once; the page and the
- * connections are read again, at most every half second while a campaign is sending.
+ * `disparos:update` (§4) as the screen takes it: the cards take the counts the event carries at
+ * once; the page, the connections and the counts are read again at most every half second while a
+ * campaign is sending, the last read always after the last event. The counts carry no version, so
+ * that trailing read is what keeps them right: a read that was already under way (the bulk
+ * actions' own, a reconnect's) can land after newer events and put older counts back, and two
+ * events' counts can arrive in the other order than they were read (two writers at once); the read
+ * made after the last event replaces them (and cancels a read still under way).
  */
+export function disparosLive(queryClient: QueryClient, onAlert?: (whatsappId: number) => void, everyMs = 500) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return {
+    update(p: DisparosUpdate) {
+      queryClient.setQueryData(keys.stats, p.stats);
+      if (p.alert) onAlert?.(p.alert.whatsappId);
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        void queryClient.invalidateQueries({ queryKey: keys.stats });
+        void queryClient.invalidateQueries({ queryKey: ["disparos", "list"] });
+        void queryClient.invalidateQueries({ queryKey: keys.connections });
+      }, everyMs);
+    },
+    dispose() {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
+
 export function useDisparosLive(onAlert?: (whatsappId: number) => void) {
   const queryClient = useQueryClient();
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const refresh = () => {
-    if (timer.current) return;
-    timer.current = setTimeout(() => {
-      timer.current = undefined;
-      void queryClient.invalidateQueries({ queryKey: ["disparos", "list"] });
-      void queryClient.invalidateQueries({ queryKey: keys.connections });
-    }, 500);
-  };
-  useSocketEvent("disparos:update", (p) => {
-    queryClient.setQueryData(keys.stats, p.stats);
-    if (p.alert) onAlert?.(p.alert.whatsappId);
-    refresh();
-  });
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
+  const alert = useRef(onAlert);
+  alert.current = onAlert;
+  const [live] = useState(() => disparosLive(queryClient, (id) => alert.current?.(id)));
+  useSocketEvent("disparos:update", (p) => live.update(p));
+  useEffect(() => () => live.dispose(), [live]);
 }
 
 export function useReload() {
