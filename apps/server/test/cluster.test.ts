@@ -118,7 +118,7 @@ const heardBy = new Map<number, Set<string>>();
 let survivor = -1;
 
 // three spawned processes on PostgreSQL + Redis, ~1–3 min: run once in CI, in its PostgreSQL pass
-// (TEST_DATABASE_URL set); the PGlite and Node 24 passes run the two-process tests of ownership.test.ts
+// (TEST_DATABASE_URL set, on Node 24); the PGlite pass runs the two-process tests of ownership.test.ts
 // and cluster-bus.test.ts instead. CLUSTER_TEST=1 runs it anywhere.
 describe.skipIf(!process.env.TEST_DATABASE_URL && process.env.CLUSTER_TEST !== "1")("three processes, one inbox", () => {
   it("1 000 in, 200 out, the owner killed mid-way: nothing lost, nothing twice; then a SIGTERM hand-over without a failed request", async () => {
