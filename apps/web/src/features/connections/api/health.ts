@@ -1,7 +1,9 @@
 import type { ConnectionHealth } from "@balcao/contract";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { http } from "../../../api/http";
+import { useEffect, useState } from "react";
 import { useSocketEvent } from "../../../lib/socket";
+import { trailingReads } from "../../../lib/trailing-reads";
 
 /** A number's health (GET /whatsapp/:id/health): its own key, apart from the connections list's ["whatsapp"]. */
 export const healthQuery = (id: number) =>
@@ -17,14 +19,20 @@ export function useConnectionHealth(id: number) {
 }
 
 /**
- * Live health: `whatsappHealth` replaces the number's entry; a session change (a drop, a
- * reconnect) reads it again, as do the connection's settings being saved. (Its pause alert is
- * `useConnectionHealthAlerts`, on every screen.)
+ * Live health: `whatsappHealth` replaces the number's entry, and the entry is read again half a
+ * second later (`trailingReads`: a read under way, such as the one a session change starts just
+ * before a ban pauses the number, would otherwise land after the event and show the number
+ * unpaused until the next minute's read). A session change (a drop, a reconnect) reads it again,
+ * as do the connection's settings being saved. (Its pause alert is `useConnectionHealthAlerts`,
+ * on every screen.)
  */
 export function useHealthLive() {
   const queryClient = useQueryClient();
+  const [reads] = useState(() => trailingReads(queryClient));
+  useEffect(() => () => reads.dispose(), [reads]);
   useSocketEvent("whatsappHealth", (p) => {
     queryClient.setQueryData(healthQuery(p.whatsappId).queryKey, p.health);
+    reads.ask(healthQuery(p.whatsappId).queryKey);
   });
   useSocketEvent("whatsappSession", (p) => {
     void queryClient.invalidateQueries({ queryKey: healthQuery(p.session.id).queryKey });

@@ -14,6 +14,7 @@ import { useEffect, useRef, useState } from "react";
 import { http } from "../../../api/http";
 import { shareNewer } from "../../../lib/live-merge";
 import { useSocketEvent } from "../../../lib/socket";
+import { trailingReads } from "../../../lib/trailing-reads";
 
 /** The screen's filters as sent (§5: from at T00:00:00, to at T23:59:59). */
 export interface DisparoFilters {
@@ -92,31 +93,20 @@ export function useDialogChoices(enabled: boolean) {
 
 /**
  * `disparos:update` (§4) as the screen takes it: the cards take the counts the event carries at
- * once; the page, the connections and the counts are read again at most every half second while a
- * campaign is sending, the last read always after the last event. The counts carry no version, so
- * that trailing read is what keeps them right: a read that was already under way (the bulk
- * actions' own, a reconnect's) can land after newer events and put older counts back, and two
- * events' counts can arrive in the other order than they were read (two writers at once); the read
- * made after the last event replaces them (and cancels a read still under way).
+ * once; the counts, the page and the connections are read again half a second after the first
+ * event of a burst (`trailingReads`: the last read always comes after the last event). The counts
+ * carry no version: without that read of them, a bulk action's read answered after the sends'
+ * events left the cards on the counts from before the sends.
  */
 export function disparosLive(queryClient: QueryClient, onAlert?: (whatsappId: number) => void, everyMs = 500) {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  const reads = trailingReads(queryClient, everyMs);
   return {
     update(p: DisparosUpdate) {
       queryClient.setQueryData(keys.stats, p.stats);
       if (p.alert) onAlert?.(p.alert.whatsappId);
-      if (timer) return;
-      timer = setTimeout(() => {
-        timer = undefined;
-        void queryClient.invalidateQueries({ queryKey: keys.stats });
-        void queryClient.invalidateQueries({ queryKey: ["disparos", "list"] });
-        void queryClient.invalidateQueries({ queryKey: keys.connections });
-      }, everyMs);
+      reads.ask(keys.stats, ["disparos", "list"], keys.connections);
     },
-    dispose() {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-    },
+    dispose: reads.dispose,
   };
 }
 

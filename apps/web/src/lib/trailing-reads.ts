@@ -1,0 +1,32 @@
+import type { QueryClient, QueryKey } from "@tanstack/react-query";
+
+/**
+ * Reads made again after live events. A screen writes an event's payload into the cache at once,
+ * but payloads carry no version: a read already under way (a bulk action's, a reconnect's, an
+ * interval's) can land after newer events and put the older state back, and two events can
+ * arrive in the other order than the server read them. `ask(key)` reads `key` again `everyMs`
+ * after the first ask of a burst; asks made while that wait runs join it, so the read always
+ * starts after the last event it follows (the screen ends on the server's state), and the
+ * invalidation cancels a read still under way (it cannot land after the new one).
+ */
+export function trailingReads(queryClient: QueryClient, everyMs = 500) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const due = new Map<string, QueryKey>();
+  return {
+    ask(...keys: QueryKey[]) {
+      for (const k of keys) due.set(JSON.stringify(k), k);
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        const now = [...due.values()];
+        due.clear();
+        for (const queryKey of now) void queryClient.invalidateQueries({ queryKey });
+      }, everyMs);
+    },
+    dispose() {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      due.clear();
+    },
+  };
+}
