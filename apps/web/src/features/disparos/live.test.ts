@@ -43,10 +43,21 @@ async function screen() {
   const observer = new QueryObserver(client, { queryKey: statsQuery.queryKey, queryFn: server.queryFn });
   stop = observer.subscribe(() => undefined);
   await vi.advanceTimersByTimeAsync(0);
-  server.reads[0].answer(stats(16, 2, 2));
-  await vi.advanceTimersByTimeAsync(0);
+  await answer(server.reads[0], stats(16, 2, 2));
   expect(client.getQueryData(statsQuery.queryKey)).toEqual(stats(16, 2, 2));
   return server;
+}
+
+/** A bulk action answered: it reads everything again (the read stays open until answered). */
+async function bulkActionRead() {
+  void client.invalidateQueries({ queryKey: ["disparos"] });
+  await vi.advanceTimersByTimeAsync(0);
+}
+
+/** A held read answered, and the cache given the turn to take it. */
+async function answer(read: { answer: (s: DisparoStats) => void }, s: DisparoStats) {
+  read.answer(s);
+  await vi.advanceTimersByTimeAsync(0);
 }
 
 describe("the Disparos cards beside a read already under way", () => {
@@ -54,22 +65,19 @@ describe("the Disparos cards beside a read already under way", () => {
     const server = await screen();
     const live = disparosLive(client);
     // 'Reiniciar com erro' answered: the bulk action reads everything again (the two rows are 'a enviar' by then)
-    void client.invalidateQueries({ queryKey: ["disparos"] });
-    await vi.advanceTimersByTimeAsync(0);
+    await bulkActionRead();
     expect(server.reads).toHaveLength(2);
     // the two restarted rows go out before that read is answered: their events land first
     live.update({ action: "update", stats: stats(17, 1) });
     live.update({ action: "update", stats: stats(18, 0) });
     expect(client.getQueryData(statsQuery.queryKey)).toEqual(stats(18, 0));
     // the slow read answers what it read before the sends: the cards go back in time for a moment
-    server.reads[1].answer(stats(16, 2));
-    await vi.advanceTimersByTimeAsync(0);
+    await answer(server.reads[1], stats(16, 2));
     expect(client.getQueryData(statsQuery.queryKey)).toEqual(stats(16, 2));
     // half a second after the first event the counts are read again, after the last event
     await vi.advanceTimersByTimeAsync(500);
     expect(server.reads).toHaveLength(3);
-    server.reads[2].answer(stats(18, 0));
-    await vi.advanceTimersByTimeAsync(0);
+    await answer(server.reads[2], stats(18, 0));
     expect(client.getQueryData(statsQuery.queryKey)).toEqual(stats(18, 0));
     live.dispose();
   });
@@ -77,15 +85,13 @@ describe("the Disparos cards beside a read already under way", () => {
   it("a read still under way when the trailing read starts is cancelled and cannot land after it", async () => {
     const server = await screen();
     const live = disparosLive(client);
-    void client.invalidateQueries({ queryKey: ["disparos"] });
-    await vi.advanceTimersByTimeAsync(0);
+    await bulkActionRead();
     live.update({ action: "update", stats: stats(18, 0) });
     await vi.advanceTimersByTimeAsync(500);
     expect(server.reads).toHaveLength(3);
     expect(server.reads[1].signal.aborted).toBe(true);
     server.reads[2].answer(stats(18, 0));
-    server.reads[1].answer(stats(16, 2));
-    await vi.advanceTimersByTimeAsync(0);
+    await answer(server.reads[1], stats(16, 2));
     expect(client.getQueryData(statsQuery.queryKey)).toEqual(stats(18, 0));
     live.dispose();
   });

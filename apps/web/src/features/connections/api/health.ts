@@ -1,7 +1,7 @@
 import type { ConnectionHealth } from "@balcao/contract";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { http } from "../../../api/http";
 import { useEffect, useState } from "react";
+import { http } from "../../../api/http";
 import { useSocketEvent } from "../../../lib/socket";
 import { trailingReads } from "../../../lib/trailing-reads";
 
