@@ -1,7 +1,8 @@
 import type { Whatsapp } from "@balcao/contract";
-import { describe, expect, it } from "vitest";
+import { QueryClient, QueryObserver } from "@tanstack/react-query";
+import { describe, expect, it, vi } from "vitest";
 import i18n, { setLanguage } from "../../locales";
-import { applySession, applyWhatsapp } from "./api/connections";
+import { applySession, applyWhatsapp, connectionsQuery } from "./api/connections";
 import { needsAttention } from "./api/connections-alert";
 import { formatPhone } from "../../lib/phone";
 import { actionsFor, reasonText } from "./components/ConnectionCard";
@@ -79,6 +80,29 @@ describe("connections: live cache", () => {
     expect(qr?.[0].number).toBe("");
     const paired = applySession(qr, { id: 1, status: "CONNECTED", qrcode: "", retries: 0, number: "5511922222222", updatedAt: "y" });
     expect(paired?.[0].number).toBe("5511922222222");
+  });
+  it("a status event keeps its place against a read that started before it and lands after it (the screen and the drawer badge)", async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const reads: ((list: Whatsapp[]) => void)[] = [];
+    const stop = new QueryObserver(client, {
+      ...connectionsQuery,
+      queryFn: () => new Promise<Whatsapp[]>((answer) => reads.push(answer)),
+    }).subscribe(() => undefined);
+    await vi.waitFor(() => expect(reads).toHaveLength(1));
+    reads[0]([w(1, { status: "CONNECTED", updatedAt: "2026-11-28T10:00:00.000Z" })]);
+    await vi.waitFor(() => expect(client.getQueryData<Whatsapp[]>(connectionsQuery.queryKey)?.[0].status).toBe("CONNECTED"));
+    // a reconnect reads the list; the phone drops before that read is answered
+    void client.refetchQueries({ queryKey: connectionsQuery.queryKey });
+    await vi.waitFor(() => expect(reads).toHaveLength(2));
+    client.setQueryData<Whatsapp[]>(connectionsQuery.queryKey, (old) =>
+      applySession(old, { id: 1, status: "DISCONNECTED", qrcode: "", retries: 1, updatedAt: "2026-11-28T10:05:00.000Z" }),
+    );
+    reads[1]([w(1, { status: "CONNECTED", updatedAt: "2026-11-28T10:00:00.000Z" })]);
+    await vi.waitFor(() => expect(client.isFetching()).toBe(0));
+    expect(client.getQueryData<Whatsapp[]>(connectionsQuery.queryKey)?.[0].status).toBe("DISCONNECTED");
+    expect(needsAttention((client.getQueryData<Whatsapp[]>(connectionsQuery.queryKey) ?? []).map((c) => c.status))).toBe(true);
+    stop();
+    client.clear();
   });
   it("a saved connection replaces its entry in place or joins the list; a deleted one leaves", () => {
     const list = [w(1), w(2)];

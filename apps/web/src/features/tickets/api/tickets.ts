@@ -1,4 +1,4 @@
-import type { Ticket, TicketUpdateBody, TicketsAnswer } from "@balcao/contract";
+import type { ServerToClientEvents, Ticket, TicketUpdateBody, TicketsAnswer } from "@balcao/contract";
 import {
   type InfiniteData,
   type QueryClient,
@@ -9,10 +9,11 @@ import {
   useQuery,
   useQueryClient,
 } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { useEffect, useMemo } from "react";
 import { http } from "../../../api/http";
 import { nextPage } from "../../../lib/entity-api";
 import { useSocket, useSocketEvent } from "../../../lib/socket";
+import { trailingReads } from "../../../lib/trailing-reads";
 import { useAuth } from "../../auth";
 import { type TicketFilter, belongsTo, byUpdatedDesc, withListFields } from "../lib";
 import { openTicket } from "../notifications";
@@ -157,6 +158,43 @@ function clearUnread(qc: QueryClient, id: number) {
   qc.setQueryData<Ticket>(ticketKey(id), (t) => (t ? { ...t, unreadMessages: 0 } : t));
 }
 
+type TicketEvent = Parameters<ServerToClientEvents["ticket"]>[0];
+
+/**
+ * The `ticket` and `appMessage` events applied to every cached list and ticket. A ticket's
+ * `updatedAt` is its lists' order, not a version (clearing the unread count or a new preview does
+ * not move it), so a read cannot be merged by it: a list or a ticket being read when an event
+ * lands may answer what the server held before that event, and would show a ticket in the tab it
+ * just left, or its unread badge again, until its next event. Those reads are made again once
+ * the burst is over (`trailingReads`); a list not being read is left alone (a busy inbox sends
+ * events every second).
+ */
+export function ticketsLive(qc: QueryClient, me: number, reading: (t: Ticket) => Ticket = (t) => t, everyMs = 500) {
+  const reads = trailingReads(qc, everyMs);
+  const readAgainIfBeingRead = (id: number) => {
+    const keys = qc
+      .getQueryCache()
+      .findAll({ queryKey: ticketListsKey, fetchStatus: "fetching" })
+      .map((q) => q.queryKey);
+    if (qc.isFetching({ queryKey: ticketKey(id), exact: true })) keys.push(ticketKey(id));
+    if (keys.length) reads.ask(...keys);
+  };
+  return {
+    ticket(p: TicketEvent) {
+      if (p.action === "update") applyTicket(qc, reading(p.ticket), me);
+      else if (p.action === "delete") removeTicket(qc, p.ticketId);
+      else clearUnread(qc, p.ticketId);
+      readAgainIfBeingRead(p.action === "update" ? p.ticket.id : p.ticketId);
+    },
+    // a new message moves the ticket; an update (a failed send, a resend) may change its preview's mark
+    appMessage(t: Ticket) {
+      applyTicket(qc, reading(t), me);
+      readAgainIfBeingRead(t.id);
+    },
+    dispose: reads.dispose,
+  };
+}
+
 /**
  * Joins the ticket rooms (again after every reconnect) and keeps every cached list and ticket
  * current from the `ticket` and `appMessage` events.
@@ -178,17 +216,17 @@ export function useTicketsLive() {
       socket.off("connect", join);
     };
   }, [socket]);
-  // the chat the agent is reading never counts up, whichever event brings its ticket (the chat marks what arrives read)
+  // the chat the agent is reading never counts up, whichever event brings its ticket: the chat marks what arrives
+  // read (POST /messages/:id/read)
   const reading = (t: Ticket): Ticket =>
     beingRead(t, openTicket.id, document.visibilityState === "visible") ? { ...t, unreadMessages: 0 } : t;
-  useSocketEvent("ticket", (p) => {
-    if (p.action === "update") applyTicket(qc, reading(p.ticket), me);
-    else if (p.action === "delete") removeTicket(qc, p.ticketId);
-    else clearUnread(qc, p.ticketId);
-  });
-  // a new message moves the ticket; an update (a failed send, a resend) may change its preview's mark
-  // the chat the agent is reading does not count up: the chat marks what arrives read (POST /messages/:id/read)
-  useSocketEvent("appMessage", (p) => applyTicket(qc, reading(p.ticket), me));
+  // `reading` reads module state only (the open chat, the tab's visibility); the user decides what is "mine"
+  // biome-ignore lint/correctness/useExhaustiveDependencies: see above
+  const live = useMemo(() => ticketsLive(qc, me, reading), [qc, me]);
+  // dispose only stops the pending read: StrictMode's second mount keeps a working object
+  useEffect(() => () => live.dispose(), [live]);
+  useSocketEvent("ticket", (p) => live.ticket(p));
+  useSocketEvent("appMessage", (p) => live.appMessage(p.ticket));
 }
 
 export function useUpdateTicket() {
