@@ -1,8 +1,9 @@
 import type { Contact, ContactsAnswer } from "@balcao/contract";
-import { InfiniteQueryObserver, QueryClient } from "@tanstack/react-query";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { InfiniteQueryObserver } from "@tanstack/react-query";
+import { describe, expect, it, vi } from "vitest";
 import { type PagesChange, livePages, pagedQuery } from "./entity-api";
 import { flattenPages } from "./infinite";
+import { answer, cacheUnderTest } from "./query-testing";
 
 // The paged lists kept live by events (contacts, users, quick answers): a page being read when an
 // event lands may answer what the server held before it; the list ends on the server's state.
@@ -27,37 +28,21 @@ function contact(id: number, name: string): Contact {
 }
 const page = (contacts: Contact[]): ContactsAnswer => ({ contacts, count: contacts.length, hasMore: false });
 
-let client: QueryClient;
-const stops: (() => void)[] = [];
-
-beforeEach(() => {
-  vi.useFakeTimers();
-  client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-});
-afterEach(() => {
-  for (const stop of stops.splice(0)) stop();
-  client.clear();
-  vi.useRealTimers();
-});
+const t = cacheUnderTest();
 
 /** The Contacts screen searching "ana"; GET /contacts answers each read when the test says. */
 function contactsScreen() {
   const reads: { answer: (a: ContactsAnswer) => void }[] = [];
   const query = pagedQuery<ContactsAnswer>(["contacts"], "/contacts", "ana");
-  const observer = new InfiniteQueryObserver(client, {
+  const observer = new InfiniteQueryObserver(t.client, {
     ...query,
     queryFn: () => new Promise<ContactsAnswer>((answer) => reads.push({ answer })),
   });
-  stops.push(observer.subscribe(() => undefined));
-  const names = () => flattenPages(client.getQueryData(query.queryKey), "contacts").map((c) => c.name);
-  const live = livePages(client, ["contacts"], "contacts", change);
-  stops.push(live.dispose);
+  t.stops.push(observer.subscribe(() => undefined));
+  const names = () => flattenPages<"contacts", Contact>(t.client.getQueryData(query.queryKey), "contacts").map((c) => c.name);
+  const live = livePages(t.client, ["contacts"], "contacts", change);
+  t.stops.push(live.dispose);
   return { reads, names, live, key: query.queryKey };
-}
-
-async function answer(read: { answer: (a: ContactsAnswer) => void }, a: ContactsAnswer) {
-  read.answer(a);
-  await vi.advanceTimersByTimeAsync(0);
 }
 
 describe("paged lists beside a read already under way", () => {
@@ -66,7 +51,7 @@ describe("paged lists beside a read already under way", () => {
     await vi.advanceTimersByTimeAsync(0);
     await answer(reads[0], page([contact(1, "Ana Souza"), contact(2, "Mariana")]));
     // a reconnect reads the list again; the server answers it slowly
-    void client.refetchQueries({ queryKey: key });
+    void t.client.refetchQueries({ queryKey: key });
     await vi.advanceTimersByTimeAsync(0);
     live.apply({ action: "update", contact: contact(1, "Ana Souza Lima") });
     expect(names()).toEqual(["Ana Souza Lima", "Mariana"]);
@@ -83,11 +68,11 @@ describe("paged lists beside a read already under way", () => {
     await vi.advanceTimersByTimeAsync(0);
     await answer(reads[0], page([contact(1, "Ana Souza"), contact(2, "Mariana")]));
     // the contact drawer of a chat cached one contact under ["contacts", "one", id]
-    client.setQueryData(["contacts", "one", 1], contact(1, "Ana Souza"));
+    t.client.setQueryData(["contacts", "one", 1], contact(1, "Ana Souza"));
     live.apply({ action: "update", contact: contact(1, "Ana Souza Lima") });
     live.apply({ action: "delete", contactId: 2 });
     expect(names()).toEqual(["Ana Souza Lima"]);
-    expect(client.getQueryData<Contact>(["contacts", "one", 1])?.name).toBe("Ana Souza");
+    expect(t.client.getQueryData<Contact>(["contacts", "one", 1])?.name).toBe("Ana Souza");
     await vi.advanceTimersByTimeAsync(2000);
     expect(reads).toHaveLength(1);
   });

@@ -1,5 +1,6 @@
-import { QueryClient, QueryObserver } from "@tanstack/react-query";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { QueryObserver } from "@tanstack/react-query";
+import { describe, expect, it, vi } from "vitest";
+import { cacheUnderTest } from "./query-testing";
 import { trailingReads } from "./trailing-reads";
 
 // A number's health panel beside its live events: whatever order a read and an event land in, the
@@ -8,28 +9,17 @@ import { trailingReads } from "./trailing-reads";
 type Health = { whatsappId: number; paused: boolean; sentToday: number };
 const key = (id: number) => ["whatsappHealth", id] as const;
 
-let client: QueryClient;
-const stops: (() => void)[] = [];
-
-beforeEach(() => {
-  vi.useFakeTimers();
-  client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-});
-afterEach(() => {
-  for (const stop of stops.splice(0)) stop();
-  client.clear();
-  vi.useRealTimers();
-});
+const t = cacheUnderTest();
 
 /** A panel observing each number's health; the server answers each read when the test says. */
 async function panels(ids: number[], first: (id: number) => Health) {
   const reads: { id: number; answer: (h: Health) => void; signal: AbortSignal }[] = [];
   for (const id of ids) {
-    const observer = new QueryObserver(client, {
+    const observer = new QueryObserver(t.client, {
       queryKey: key(id),
       queryFn: ({ signal }) => new Promise<Health>((answer) => reads.push({ id, answer, signal })),
     });
-    stops.push(observer.subscribe(() => undefined));
+    t.stops.push(observer.subscribe(() => undefined));
   }
   await vi.advanceTimersByTimeAsync(0);
   for (const r of reads.splice(0)) r.answer(first(r.id));
@@ -40,27 +30,27 @@ async function panels(ids: number[], first: (id: number) => Health) {
 describe("reads made again after live events", () => {
   it("a ban's pause event beats the session change's read, and the read after it shows the number paused", async () => {
     const reads = await panels([3], (id) => ({ whatsappId: id, paused: false, sentToday: 40 }));
-    const after = trailingReads(client);
+    const after = trailingReads(t.client);
     // the session dropped: the panel reads the number again (answered slowly)
-    void client.invalidateQueries({ queryKey: key(3) });
+    void t.client.invalidateQueries({ queryKey: key(3) });
     await vi.advanceTimersByTimeAsync(0);
     // the ban paused it meanwhile: the event lands first, the read that started before it lands after
-    client.setQueryData(key(3), { whatsappId: 3, paused: true, sentToday: 40 });
+    t.client.setQueryData(key(3), { whatsappId: 3, paused: true, sentToday: 40 });
     after.ask(key(3));
     reads[0].answer({ whatsappId: 3, paused: false, sentToday: 40 });
     await vi.advanceTimersByTimeAsync(0);
-    expect(client.getQueryData<Health>(key(3))?.paused).toBe(false);
+    expect(t.client.getQueryData<Health>(key(3))?.paused).toBe(false);
     await vi.advanceTimersByTimeAsync(500);
     expect(reads).toHaveLength(2);
     reads[1].answer({ whatsappId: 3, paused: true, sentToday: 40 });
     await vi.advanceTimersByTimeAsync(0);
-    expect(client.getQueryData<Health>(key(3))?.paused).toBe(true);
+    expect(t.client.getQueryData<Health>(key(3))?.paused).toBe(true);
     after.dispose();
   });
 
   it("asks during the wait join it: one read per number asked, none for the others, none after dispose", async () => {
     const reads = await panels([3, 4, 5], (id) => ({ whatsappId: id, paused: false, sentToday: 0 }));
-    const after = trailingReads(client);
+    const after = trailingReads(t.client);
     after.ask(key(3));
     await vi.advanceTimersByTimeAsync(200);
     after.ask(key(4), key(3));

@@ -1,6 +1,7 @@
 import type { Ticket, TicketsAnswer } from "@balcao/contract";
-import { InfiniteQueryObserver, QueryClient, QueryObserver } from "@tanstack/react-query";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { InfiniteQueryObserver, QueryObserver } from "@tanstack/react-query";
+import { describe, expect, it, vi } from "vitest";
+import { answer, cacheUnderTest } from "../../lib/query-testing";
 import { flatTickets, ticketKey, ticketsLive, ticketsQuery } from "./api/tickets";
 import type { TicketFilter } from "./lib";
 
@@ -38,38 +39,21 @@ const page = (tickets: Ticket[]): TicketsAnswer => ({ tickets, count: tickets.le
 /** Ticket 3 accepted by this agent: it leaves the Pending tab. */
 const accepted = () => ticket(3, { status: "open", userId: ME, user: { id: ME, name: "Ana" }, updatedAt: "2026-11-28T11:00:00.000Z" });
 
-let client: QueryClient;
-const stops: (() => void)[] = [];
-
-beforeEach(() => {
-  vi.useFakeTimers();
-  client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-});
-afterEach(() => {
-  for (const stop of stops.splice(0)) stop();
-  client.clear();
-  vi.useRealTimers();
-});
+const t = cacheUnderTest();
 
 type Held<T> = { answer: (v: T) => void; signal: AbortSignal }[];
 
 /** The Pending tab observing its list; GET /tickets answers each read when the test says. */
 function pendingList() {
   const reads: Held<TicketsAnswer> = [];
-  const observer = new InfiniteQueryObserver(client, {
+  const observer = new InfiniteQueryObserver(t.client, {
     ...ticketsQuery(pendingTab),
     refetchInterval: false,
     queryFn: ({ signal }) => new Promise<TicketsAnswer>((answer) => reads.push({ answer, signal })),
   });
-  stops.push(observer.subscribe(() => undefined));
-  const shown = () => flatTickets(client.getQueryData(ticketsQuery(pendingTab).queryKey)).map((t) => t.id);
+  t.stops.push(observer.subscribe(() => undefined));
+  const shown = () => flatTickets(t.client.getQueryData(ticketsQuery(pendingTab).queryKey)).map((x) => x.id);
   return { reads, shown };
-}
-
-/** A held read answered, and the cache given the turn to take it. */
-async function answer<T>(read: { answer: (v: T) => void }, v: T) {
-  read.answer(v);
-  await vi.advanceTimersByTimeAsync(0);
 }
 
 describe("the ticket lists beside a read already under way", () => {
@@ -78,10 +62,10 @@ describe("the ticket lists beside a read already under way", () => {
     await vi.advanceTimersByTimeAsync(0);
     await answer(reads[0], page([ticket(3), ticket(2)]));
     expect(shown()).toEqual([3, 2]);
-    const live = ticketsLive(client, ME);
-    stops.push(live.dispose);
+    const live = ticketsLive(t.client, ME);
+    t.stops.push(live.dispose);
     // the 30 s poll reads the tab; the server answers it slowly
-    void client.refetchQueries({ queryKey: ticketsQuery(pendingTab).queryKey });
+    void t.client.refetchQueries({ queryKey: ticketsQuery(pendingTab).queryKey });
     await vi.advanceTimersByTimeAsync(0);
     expect(reads).toHaveLength(2);
     // the agent accepts ticket 3: the event lands first and takes it out of the tab
@@ -99,8 +83,8 @@ describe("the ticket lists beside a read already under way", () => {
 
   it("the tab's first read, under way when the event lands, is read again once it has landed", async () => {
     const { reads, shown } = pendingList();
-    const live = ticketsLive(client, ME);
-    stops.push(live.dispose);
+    const live = ticketsLive(t.client, ME);
+    t.stops.push(live.dispose);
     await vi.advanceTimersByTimeAsync(0);
     expect(reads).toHaveLength(1);
     // nothing cached yet: the event has no list to change
@@ -118,33 +102,33 @@ describe("the ticket lists beside a read already under way", () => {
 
   it("a chat's ticket read under way when its unread count is cleared shows no unread badge in the end", async () => {
     const reads: Held<Ticket> = [];
-    const observer = new QueryObserver(client, {
+    const observer = new QueryObserver(t.client, {
       queryKey: ticketKey(3),
       queryFn: ({ signal }) => new Promise<Ticket>((answer) => reads.push({ answer, signal })),
     });
-    stops.push(observer.subscribe(() => undefined));
+    t.stops.push(observer.subscribe(() => undefined));
     await vi.advanceTimersByTimeAsync(0);
     await answer(reads[0], ticket(3, { unreadMessages: 2 }));
-    const live = ticketsLive(client, ME);
-    stops.push(live.dispose);
-    void client.refetchQueries({ queryKey: ticketKey(3) });
+    const live = ticketsLive(t.client, ME);
+    t.stops.push(live.dispose);
+    void t.client.refetchQueries({ queryKey: ticketKey(3) });
     await vi.advanceTimersByTimeAsync(0);
     live.ticket({ action: "updateUnread", ticketId: 3 });
-    expect(client.getQueryData<Ticket>(ticketKey(3))?.unreadMessages).toBe(0);
+    expect(t.client.getQueryData<Ticket>(ticketKey(3))?.unreadMessages).toBe(0);
     await answer(reads[1], ticket(3, { unreadMessages: 2 }));
-    expect(client.getQueryData<Ticket>(ticketKey(3))?.unreadMessages).toBe(2);
+    expect(t.client.getQueryData<Ticket>(ticketKey(3))?.unreadMessages).toBe(2);
     await vi.advanceTimersByTimeAsync(500);
     expect(reads).toHaveLength(3);
     await answer(reads[2], ticket(3, { unreadMessages: 0 }));
-    expect(client.getQueryData<Ticket>(ticketKey(3))?.unreadMessages).toBe(0);
+    expect(t.client.getQueryData<Ticket>(ticketKey(3))?.unreadMessages).toBe(0);
   });
 
   it("events while nothing is being read change the cache and fetch nothing", async () => {
     const { reads, shown } = pendingList();
     await vi.advanceTimersByTimeAsync(0);
     await answer(reads[0], page([ticket(3), ticket(2)]));
-    const live = ticketsLive(client, ME);
-    stops.push(live.dispose);
+    const live = ticketsLive(t.client, ME);
+    t.stops.push(live.dispose);
     live.appMessage(ticket(4, { updatedAt: "2026-11-28T11:05:00.000Z" }));
     live.ticket({ action: "update", ticket: accepted() });
     live.ticket({ action: "delete", ticketId: 2 });
