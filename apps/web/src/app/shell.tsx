@@ -14,7 +14,7 @@ import { queuesMenu } from "../features/queues";
 import { quickAnswersMenu } from "../features/quick-answers";
 import { schedulesMenu } from "../features/schedules";
 import { auditMenu } from "../features/audit";
-import { DarkModeToggle, settingsMenu, useSettings } from "../features/settings";
+import { DarkModeToggle, settingsMenu, useSettings, useSettingsLive } from "../features/settings";
 import { NotificationsBell, ticketsMenu, useTicketNotifications, useTicketsLive } from "../features/tickets";
 import { usersMenu } from "../features/users";
 import type { MenuEntry } from "../lib/features";
@@ -41,6 +41,7 @@ const MENU: MenuEntry[] = [
 /** What stays live on every screen: the signed-in user, the ticket rooms and cached lists (the bell too), notifications. */
 function useSessionLive() {
   useLiveSession();
+  useSettingsLive();
   useTicketsLive();
   useTicketNotifications();
 }

@@ -1,6 +1,7 @@
 import type { AudioEntry, AudioEntryBody, BotUploadAnswer, ChatEntry, ChatEntryBody } from "@balcao/contract";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, http } from "../../../api/http";
+import { shareNewer } from "../../../lib/live-merge";
 import { useSocketEvent } from "../../../lib/socket";
 
 const keys = { chat: ["chatbot"] as const, audio: ["audiobot"] as const };
@@ -8,10 +9,14 @@ const keys = { chat: ["chatbot"] as const, audio: ["audiobot"] as const };
 export const chatEntriesQuery = queryOptions({
   queryKey: keys.chat,
   queryFn: ({ signal }) => http.get<ChatEntry[]>("/chatbot", undefined, signal),
+  // a read that lands after an update event keeps the newer copy of each entry (updatedAt)
+  structuralSharing: shareNewer,
 });
 export const audioEntriesQuery = queryOptions({
   queryKey: keys.audio,
   queryFn: ({ signal }) => http.get<AudioEntry[]>("/audiobot", undefined, signal),
+  // a read that lands after an update event keeps the newer copy of each entry (updatedAt)
+  structuralSharing: shareNewer,
 });
 export const useChatEntries = () => useQuery(chatEntriesQuery);
 /** The audio entries (agents send them from the message input). */

@@ -2,11 +2,14 @@ import type { Queue, QueueBody } from "@balcao/contract";
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { http } from "../../../api/http";
 import { useDeleteEntity, useSaveEntity } from "../../../lib/entity-api";
+import { shareNewer } from "../../../lib/live-merge";
 import { useSocketEvent } from "../../../lib/socket";
 
 export const queuesQuery = queryOptions({
   queryKey: ["queues"],
   queryFn: ({ signal }) => http.get<Queue[]>("/queue", undefined, signal),
+  // a read that lands after a `queue` event keeps the newer copy of each queue (updatedAt)
+  structuralSharing: shareNewer,
 });
 
 export function useQueues() {

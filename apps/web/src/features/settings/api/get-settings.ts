@@ -1,7 +1,9 @@
 import { SETTING_DEFAULTS, type SettingKey } from "@balcao/contract";
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import { ApiError, http } from "../../../api/http";
 import { useSocketEvent } from "../../../lib/socket";
+import { trailingReads } from "../../../lib/trailing-reads";
 import { useAuth } from "../../auth";
 import { gateHeaders, lockSettings } from "./settings-token";
 
@@ -30,16 +32,41 @@ export const settingsQuery = queryOptions({
   staleTime: Number.POSITIVE_INFINITY,
 });
 
-/** The settings map (defaults until loaded or when loading fails), kept live by the `settings` socket event. */
+/** A saved row merged into the cached map (nothing before the first read: that read brings it). */
+function mergeRow(queryClient: QueryClient, row: SettingRow) {
+  queryClient.setQueryData<SettingsMap>(settingsQuery.queryKey, (old) => (old ? { ...old, ...Object.fromEntries(entriesOf(row)) } : old));
+}
+
+/**
+ * The `settings` event merged into the cached map. The rows carry no version: a read under way
+ * when the event lands (the sign-in's first read, which the event cannot change yet) may answer
+ * the value from before it, and the map is never read again in the session (staleTime Infinity):
+ * that read is made again once it has landed (`trailingReads`).
+ */
+export function settingsLive(queryClient: QueryClient, everyMs = 500) {
+  const reads = trailingReads(queryClient, everyMs);
+  return {
+    setting(row: SettingRow) {
+      mergeRow(queryClient, row);
+      if (queryClient.isFetching({ queryKey: settingsQuery.queryKey })) reads.ask(settingsQuery.queryKey);
+    },
+    dispose: reads.dispose,
+  };
+}
+
+/** Keeps the settings map live for the signed-in session (mounted once, by the app's shell). */
+export function useSettingsLive() {
+  const queryClient = useQueryClient();
+  const [live] = useState(() => settingsLive(queryClient));
+  // dispose only stops the pending read: StrictMode's second mount keeps a working object
+  useEffect(() => () => live.dispose(), [live]);
+  useSocketEvent("settings", (p) => live.setting(p.setting));
+}
+
+/** The settings map (defaults until loaded or when loading fails), kept live by `useSettingsLive`. */
 export function useSettings() {
   const { user } = useAuth();
-  const queryClient = useQueryClient();
   const q = useQuery({ ...settingsQuery, enabled: Boolean(user) });
-  useSocketEvent("settings", (p) => {
-    queryClient.setQueryData<SettingsMap>(settingsQuery.queryKey, (old) =>
-      old ? { ...old, ...Object.fromEntries(entriesOf(p.setting)) } : old,
-    );
-  });
   const get = (key: SettingKey) => q.data?.[key] || SETTING_DEFAULTS[key];
   /** The stored value as is ("" stays ""), for the settings screen's fields. */
   const raw = (key: string) => q.data?.[key] ?? "";
@@ -56,8 +83,7 @@ export function closeGateOn(err: unknown) {
 /** Merges a saved row into the cached map (the socket event does the same for other browsers). */
 export function useMergeSetting() {
   const queryClient = useQueryClient();
-  return (row: SettingRow) =>
-    queryClient.setQueryData<SettingsMap>(settingsQuery.queryKey, (old) => (old ? { ...old, ...Object.fromEntries(entriesOf(row)) } : old));
+  return (row: SettingRow) => mergeRow(queryClient, row);
 }
 
 export function useUpdateSetting() {
