@@ -7,8 +7,9 @@ import {
   useMutation,
   useQueryClient,
 } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useRef } from "react";
 import { http } from "../api/http";
+import { useDisposable } from "./hooks";
 import { type Page, removeFromPages, replaceInPages } from "./infinite";
 import { useSocketEvent } from "./socket";
 import { trailingReads } from "./trailing-reads";
@@ -55,11 +56,7 @@ export function livePages<P, K extends string, T extends { id: number }>(
       if ("replace" in c)
         queryClient.setQueriesData<InfiniteData<Page<K, T>>>({ queryKey: key }, (d) => replaceInPages(d, items, c.replace));
       else queryClient.setQueriesData<InfiniteData<Page<K, T>>>({ queryKey: key }, (d) => removeFromPages(d, items, c.remove));
-      const underWay = queryClient
-        .getQueryCache()
-        .findAll({ queryKey: key, fetchStatus: "fetching" })
-        .map((q) => q.queryKey);
-      if (underWay.length) reads.ask(...underWay);
+      reads.askIfBeingRead(key);
     },
     dispose: reads.dispose,
   };
@@ -75,9 +72,7 @@ export function useLivePages<E extends keyof ServerToClientEvents, K extends str
   const queryClient = useQueryClient();
   const changeNow = useRef(change);
   changeNow.current = change;
-  const [live] = useState(() => livePages(queryClient, key, items, (p: Payload<E>) => changeNow.current(p)));
-  // dispose only stops the pending read: StrictMode's second mount keeps a working object
-  useEffect(() => () => live.dispose(), [live]);
+  const live = useDisposable(() => livePages(queryClient, key, items, (p: Payload<E>) => changeNow.current(p)));
   useSocketEvent(event, ((p: Payload<E>) => live.apply(p)) as ServerToClientEvents[E]);
 }
 

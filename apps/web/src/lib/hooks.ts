@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { type DependencyList, useEffect, useMemo, useState } from "react";
 
 /** The value, once it has stayed unchanged for `ms`. */
 export function useDebounced<T>(value: T, ms: number): T {
@@ -8,6 +8,18 @@ export function useDebounced<T>(value: T, ms: number): T {
     return () => clearTimeout(t);
   }, [value, ms]);
   return debounced;
+}
+
+/**
+ * An object made once (again when `deps` change) and disposed when the component leaves or
+ * `deps` change. Its `dispose` must only stop what is pending: React's StrictMode runs the effect's
+ * cleanup once on mount and keeps using the same object.
+ */
+export function useDisposable<T extends { dispose(): void }>(make: () => T, deps: DependencyList = []): T {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller names what `make` depends on
+  const value = useMemo(make, deps);
+  useEffect(() => () => value.dispose(), [value]);
+  return value;
 }
 
 /** The text a search call sends: nothing until `min` characters are typed. */

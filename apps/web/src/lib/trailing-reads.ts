@@ -19,6 +19,10 @@ export function trailingReads(queryClient: QueryClient, everyMs = 500) {
       .getQueryCache()
       .findAll({ queryKey, fetchStatus: "fetching" })
       .some((q) => q.state.data === undefined);
+  const ask = (...keys: QueryKey[]) => {
+    for (const k of keys) due.set(JSON.stringify(k), k);
+    if (!timer) arm();
+  };
   const arm = () => {
     timer = setTimeout(() => {
       timer = undefined;
@@ -31,9 +35,16 @@ export function trailingReads(queryClient: QueryClient, everyMs = 500) {
     }, everyMs);
   };
   return {
-    ask(...keys: QueryKey[]) {
-      for (const k of keys) due.set(JSON.stringify(k), k);
-      if (!timer) arm();
+    ask,
+    /** Asks for every query under `keys` being fetched now (a read that may answer from before the event just applied). */
+    askIfBeingRead(...keys: QueryKey[]) {
+      const under = keys.flatMap((queryKey) =>
+        queryClient
+          .getQueryCache()
+          .findAll({ queryKey, fetchStatus: "fetching" })
+          .map((q) => q.queryKey),
+      );
+      if (under.length) ask(...under);
     },
     dispose() {
       if (timer) clearTimeout(timer);

@@ -1,6 +1,7 @@
 import type { DisparoStats } from "@balcao/contract";
-import { QueryClient, QueryObserver } from "@tanstack/react-query";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { QueryObserver } from "@tanstack/react-query";
+import { describe, expect, it, vi } from "vitest";
+import { answer, cacheUnderTest } from "../../lib/query-testing";
 import { disparosLive, statsQuery } from "./api/disparos";
 
 // The cards' counts while a campaign sends: the events carry counts, reads of GET /disparos/stats
@@ -24,67 +25,50 @@ function slowServer() {
   return { reads, queryFn };
 }
 
-let client: QueryClient;
-let stop: () => void;
-
-beforeEach(() => {
-  vi.useFakeTimers();
-  client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-});
-afterEach(() => {
-  stop?.();
-  client.clear();
-  vi.useRealTimers();
-});
+const t = cacheUnderTest();
 
 async function screen() {
   const server = slowServer();
   // the screen's cards observe the counts (an active query: invalidation reads it again)
-  const observer = new QueryObserver(client, { queryKey: statsQuery.queryKey, queryFn: server.queryFn });
-  stop = observer.subscribe(() => undefined);
+  const observer = new QueryObserver(t.client, { queryKey: statsQuery.queryKey, queryFn: server.queryFn });
+  t.stops.push(observer.subscribe(() => undefined));
   await vi.advanceTimersByTimeAsync(0);
   await answer(server.reads[0], stats(16, 2, 2));
-  expect(client.getQueryData(statsQuery.queryKey)).toEqual(stats(16, 2, 2));
+  expect(t.client.getQueryData(statsQuery.queryKey)).toEqual(stats(16, 2, 2));
   return server;
 }
 
 /** A bulk action answered: it reads everything again (the read stays open until answered). */
 async function bulkActionRead() {
-  void client.invalidateQueries({ queryKey: ["disparos"] });
-  await vi.advanceTimersByTimeAsync(0);
-}
-
-/** A held read answered, and the cache given the turn to take it. */
-async function answer(read: { answer: (s: DisparoStats) => void }, s: DisparoStats) {
-  read.answer(s);
+  void t.client.invalidateQueries({ queryKey: ["disparos"] });
   await vi.advanceTimersByTimeAsync(0);
 }
 
 describe("the Disparos cards beside a read already under way", () => {
   it("a read that started before the last events and lands after them is replaced by the read after the last event", async () => {
     const server = await screen();
-    const live = disparosLive(client);
+    const live = disparosLive(t.client);
     // 'Reiniciar com erro' answered: the bulk action reads everything again (the two rows are 'a enviar' by then)
     await bulkActionRead();
     expect(server.reads).toHaveLength(2);
     // the two restarted rows go out before that read is answered: their events land first
     live.update({ action: "update", stats: stats(17, 1) });
     live.update({ action: "update", stats: stats(18, 0) });
-    expect(client.getQueryData(statsQuery.queryKey)).toEqual(stats(18, 0));
+    expect(t.client.getQueryData(statsQuery.queryKey)).toEqual(stats(18, 0));
     // the slow read answers what it read before the sends: the cards go back in time for a moment
     await answer(server.reads[1], stats(16, 2));
-    expect(client.getQueryData(statsQuery.queryKey)).toEqual(stats(16, 2));
+    expect(t.client.getQueryData(statsQuery.queryKey)).toEqual(stats(16, 2));
     // half a second after the first event the counts are read again, after the last event
     await vi.advanceTimersByTimeAsync(500);
     expect(server.reads).toHaveLength(3);
     await answer(server.reads[2], stats(18, 0));
-    expect(client.getQueryData(statsQuery.queryKey)).toEqual(stats(18, 0));
+    expect(t.client.getQueryData(statsQuery.queryKey)).toEqual(stats(18, 0));
     live.dispose();
   });
 
   it("a read still under way when the trailing read starts is cancelled and cannot land after it", async () => {
     const server = await screen();
-    const live = disparosLive(client);
+    const live = disparosLive(t.client);
     await bulkActionRead();
     live.update({ action: "update", stats: stats(18, 0) });
     await vi.advanceTimersByTimeAsync(500);
@@ -92,14 +76,14 @@ describe("the Disparos cards beside a read already under way", () => {
     expect(server.reads[1].signal.aborted).toBe(true);
     server.reads[2].answer(stats(18, 0));
     await answer(server.reads[1], stats(16, 2));
-    expect(client.getQueryData(statsQuery.queryKey)).toEqual(stats(18, 0));
+    expect(t.client.getQueryData(statsQuery.queryKey)).toEqual(stats(18, 0));
     live.dispose();
   });
 
   it("a burst of events reads again once, and an alert names its connection", async () => {
     const server = await screen();
     const alerts: number[] = [];
-    const live = disparosLive(client, (id) => alerts.push(id));
+    const live = disparosLive(t.client, (id) => alerts.push(id));
     for (let n = 17; n <= 20; n++) live.update({ action: "update", stats: stats(n, 20 - n) });
     live.update({ action: "update", stats: stats(20, 0, 5), alert: { whatsappId: 7, reason: "falhas" } });
     await vi.advanceTimersByTimeAsync(500);

@@ -1,7 +1,7 @@
 import type { ConnectionHealth } from "@balcao/contract";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
 import { http } from "../../../api/http";
+import { useDisposable } from "../../../lib/hooks";
 import { useSocketEvent } from "../../../lib/socket";
 import { trailingReads } from "../../../lib/trailing-reads";
 
@@ -28,8 +28,7 @@ export function useConnectionHealth(id: number) {
  */
 export function useHealthLive() {
   const queryClient = useQueryClient();
-  const [reads] = useState(() => trailingReads(queryClient));
-  useEffect(() => () => reads.dispose(), [reads]);
+  const reads = useDisposable(() => trailingReads(queryClient));
   useSocketEvent("whatsappHealth", (p) => {
     queryClient.setQueryData(healthQuery(p.whatsappId).queryKey, p.health);
     reads.ask(healthQuery(p.whatsappId).queryKey);

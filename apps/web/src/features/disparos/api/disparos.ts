@@ -10,9 +10,10 @@ import type {
   Whatsapp,
 } from "@balcao/contract";
 import { type QueryClient, keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useRef } from "react";
 import { http } from "../../../api/http";
 import { shareNewer } from "../../../lib/live-merge";
+import { useDisposable } from "../../../lib/hooks";
 import { useSocketEvent } from "../../../lib/socket";
 import { trailingReads } from "../../../lib/trailing-reads";
 
@@ -114,9 +115,8 @@ export function useDisparosLive(onAlert?: (whatsappId: number) => void) {
   const queryClient = useQueryClient();
   const alert = useRef(onAlert);
   alert.current = onAlert;
-  const [live] = useState(() => disparosLive(queryClient, (id) => alert.current?.(id)));
+  const live = useDisposable(() => disparosLive(queryClient, (id) => alert.current?.(id)));
   useSocketEvent("disparos:update", (p) => live.update(p));
-  useEffect(() => () => live.dispose(), [live]);
 }
 
 export function useReload() {

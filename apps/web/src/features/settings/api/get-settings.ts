@@ -1,7 +1,7 @@
 import { SETTING_DEFAULTS, type SettingKey } from "@balcao/contract";
 import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
 import { ApiError, http } from "../../../api/http";
+import { useDisposable } from "../../../lib/hooks";
 import { useSocketEvent } from "../../../lib/socket";
 import { trailingReads } from "../../../lib/trailing-reads";
 import { useAuth } from "../../auth";
@@ -48,7 +48,7 @@ export function settingsLive(queryClient: QueryClient, everyMs = 500) {
   return {
     setting(row: SettingRow) {
       mergeRow(queryClient, row);
-      if (queryClient.isFetching({ queryKey: settingsQuery.queryKey })) reads.ask(settingsQuery.queryKey);
+      reads.askIfBeingRead(settingsQuery.queryKey);
     },
     dispose: reads.dispose,
   };
@@ -57,9 +57,7 @@ export function settingsLive(queryClient: QueryClient, everyMs = 500) {
 /** Keeps the settings map live for the signed-in session (mounted once, by the app's shell). */
 export function useSettingsLive() {
   const queryClient = useQueryClient();
-  const [live] = useState(() => settingsLive(queryClient));
-  // dispose only stops the pending read: StrictMode's second mount keeps a working object
-  useEffect(() => () => live.dispose(), [live]);
+  const live = useDisposable(() => settingsLive(queryClient));
   useSocketEvent("settings", (p) => live.setting(p.setting));
 }
 

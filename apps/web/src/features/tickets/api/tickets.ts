@@ -9,9 +9,10 @@ import {
   useQuery,
   useQueryClient,
 } from "@tanstack/react-query";
-import { useEffect, useMemo } from "react";
+import { useEffect } from "react";
 import { http } from "../../../api/http";
 import { nextPage } from "../../../lib/entity-api";
+import { useDisposable } from "../../../lib/hooks";
 import { useSocket, useSocketEvent } from "../../../lib/socket";
 import { trailingReads } from "../../../lib/trailing-reads";
 import { useAuth } from "../../auth";
@@ -171,14 +172,7 @@ type TicketEvent = Parameters<ServerToClientEvents["ticket"]>[0];
  */
 export function ticketsLive(qc: QueryClient, me: number, reading: (t: Ticket) => Ticket = (t) => t, everyMs = 500) {
   const reads = trailingReads(qc, everyMs);
-  const readAgainIfBeingRead = (id: number) => {
-    const keys = qc
-      .getQueryCache()
-      .findAll({ queryKey: ticketListsKey, fetchStatus: "fetching" })
-      .map((q) => q.queryKey);
-    if (qc.isFetching({ queryKey: ticketKey(id), exact: true })) keys.push(ticketKey(id));
-    if (keys.length) reads.ask(...keys);
-  };
+  const readAgainIfBeingRead = (id: number) => reads.askIfBeingRead(ticketListsKey, ticketKey(id));
   return {
     ticket(p: TicketEvent) {
       if (p.action === "update") applyTicket(qc, reading(p.ticket), me);
@@ -221,10 +215,7 @@ export function useTicketsLive() {
   const reading = (t: Ticket): Ticket =>
     beingRead(t, openTicket.id, document.visibilityState === "visible") ? { ...t, unreadMessages: 0 } : t;
   // `reading` reads module state only (the open chat, the tab's visibility); the user decides what is "mine"
-  // biome-ignore lint/correctness/useExhaustiveDependencies: see above
-  const live = useMemo(() => ticketsLive(qc, me, reading), [qc, me]);
-  // dispose only stops the pending read: StrictMode's second mount keeps a working object
-  useEffect(() => () => live.dispose(), [live]);
+  const live = useDisposable(() => ticketsLive(qc, me, reading), [qc, me]);
   useSocketEvent("ticket", (p) => live.ticket(p));
   useSocketEvent("appMessage", (p) => live.appMessage(p.ticket));
 }
