@@ -1,11 +1,11 @@
 import type { Tag, Ticket } from "@balcao/contract";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SessionUser, WaitingLineLookup } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import { Compiled } from "../../db/compiled.js";
 import { tickets } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
-import { idArray, iso } from "../../lib/sql.js";
+import { idArray, intLiteral, iso } from "../../lib/sql.js";
 import { canSee } from "../access/visibility.js";
 
 /**
@@ -69,16 +69,8 @@ export async function loadTickets(db: DbOrTx, ids: number[], lines?: WaitingLine
   return withPositions(db, rows, lines);
 }
 
-/**
- * The hydration: one plain query mapped by hand (the hot path of every list and socket payload),
- * run as a prepared statement (planned once per connection: it took 1.7 ms to plan and 0.8 ms to
- * run) and compiled once (`db/compiled.ts`: Drizzle rebuilt its text on every list). The user,
- * queue and connection names are scalar subqueries, not joins: the same rows for a fraction of the
- * planning where it is still planned (PGlite, a new connection).
- */
-const hydrateStatement = new Compiled<"one" | "many", { id?: number; ids?: string }>(
-  (shape) => sql`
-    select t.id, t.status, t.last_message,
+/** What a Ticket is read with, over `tickets t` joined to `contacts c` (one text: a fragment without values). */
+const HYDRATED = sql.raw(`t.id, t.status, t.last_message,
            exists (select 1 from messages lm where lm.id = t.last_message_id and lm.send_error is not null) as last_failed, t.unread_messages, t.is_group, t.transf, t.contact_id, t.user_id, t.queue_id, t.whatsapp_id,
            t.created_at, t.updated_at,
            c.name as c_name, c.number as c_number, c.lid as c_lid, c.email as c_email, c.profile_pic_url as c_pic, c.is_group as c_is_group,
@@ -89,11 +81,52 @@ const hydrateStatement = new Compiled<"one" | "many", { id?: number; ids?: strin
            coalesce((select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
                      from ticket_tags tt join tags tg on tg.id = tt.tag_id where tt.ticket_id = t.id), '[]'::json) as tags,
            coalesce((select json_agg(it.incident_id order by it.incident_id) from incident_tickets it where it.ticket_id = t.id), '[]'::json)
-             as incident_ids
-    from tickets t
+             as incident_ids`);
+
+/**
+ * The hydration: one plain query mapped by hand (the hot path of every list and socket payload),
+ * run as a prepared statement (planned once per connection: it took 1.7 ms to plan and 0.8 ms to
+ * run) and compiled once (`db/compiled.ts`: Drizzle rebuilt its text on every list). The user,
+ * queue and connection names are scalar subqueries, not joins: the same rows for a fraction of the
+ * planning where it is still planned (PGlite, a new connection).
+ */
+const hydrateStatement = new Compiled<"one" | "many", { id?: number; ids?: string }>(
+  (shape) => sql`
+    select ${HYDRATED} from tickets t
     join contacts c on c.id = t.contact_id
     where ${shape === "one" ? sql`t.id = ${sql.placeholder("id")}` : sql`t.id = any(${sql.placeholder("ids")}::int[])`}`,
 );
+
+/**
+ * A list's page in one statement: `ids` (a select of at most `rowsPerPage` + 1 ticket ids, in the
+ * list's order: the extra one tells hasMore), the list's `count`, and the page's tickets hydrated
+ * in that order. One round trip instead of two (the ids, then the hydration), read in one snapshot.
+ * The ids are a materialized CTE, so their plan is the one the ids alone had, generic plan included.
+ * Measured on the side-by-side data, open list, 7 alternating runs: this process's CPU per list
+ * 0.46 → 0.42 ms, PostgreSQL's 0.45 → 0.47 ms, 1 695 → 1 751 lists/s.
+ */
+export async function loadTicketPage(
+  db: DbOrTx,
+  page: { ids: SQL; count: SQL; rowsPerPage: number },
+  lines?: WaitingLineLookup,
+): Promise<{ tickets: Ticket[]; count: number; hasMore: boolean }> {
+  const { rows } = await db.execute<HydrateRow & { found: number; n: number; ord: number }>(sql`
+    with page as materialized (select array(${page.ids}) as ids, ${page.count} as n)
+    select cardinality(page.ids) as found, page.n, h.* from page
+    left join lateral (
+      select ${HYDRATED}, o.ord from unnest(page.ids[1:${intLiteral(page.rowsPerPage)}]) with ordinality as o(id, ord)
+      join tickets t on t.id = o.id
+      join contacts c on c.id = t.contact_id) h on true
+    order by h.ord`);
+  const first = rows[0];
+  // an empty page is one row of the count alone
+  const found = rows.filter((r) => r.id !== null);
+  return {
+    tickets: await withPositions(db, found, lines),
+    count: Number(first?.n ?? 0),
+    hasMore: Number(first?.found ?? 0) > page.rowsPerPage,
+  };
+}
 
 async function hydrateRows(db: DbOrTx, ids: number[]): Promise<HydrateRow[]> {
   // one ticket by `=`: an array's generic plan expects several rows, so PostgreSQL planned the one-id

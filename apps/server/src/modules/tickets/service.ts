@@ -12,7 +12,7 @@ import { verifyOnWhatsapp } from "../contacts/whatsapp.js";
 import { timeZoneOf } from "../settings/service.js";
 import type { ConvDeps } from "../outbox/deps.js";
 import { countSql } from "./counts.js";
-import { canSee, liveTicketOf, loadTicket, loadTickets, ticketFor, visibleTo } from "./queries.js";
+import { canSee, liveTicketOf, loadTicket, loadTicketPage, loadTickets, ticketFor, visibleTo } from "./queries.js";
 import { afterTransition, transitionTicket, writeHistory } from "./apply-transition.js";
 import { type Actor, requestFromUpdate } from "./state-machine.js";
 
@@ -81,21 +81,20 @@ export async function listTickets(ctx: AppContext, user: SessionUser, q: Tickets
     const page = ids.map((id) => byId.get(id)).filter((t): t is Ticket => !!t);
     return { tickets: page, count: offset + page.length + (hasMore ? 1 : 0), hasMore };
   }
-  // lists: the page's ids (one extra tells hasMore) and the count in one statement (one round trip, one
-  // snapshot), then the hydration by those ids, each a prepared statement. Measured on the side-by-side data:
-  // the page's ids walked inside the hydrating statement cost PostgreSQL 2.3 ms a list instead of 1.5 (its
-  // generic plan). A list filtered only by what ticket_counts is kept by is counted from it (counts.ts).
+  // lists: the page's ids (one extra tells hasMore), the count and the page's tickets in one statement (one round trip, one
+  // snapshot; queries.ts). A list filtered only by what ticket_counts is kept by is counted from it (counts.ts).
   const w = where ?? sql`true`;
-  const { rows: found } = await db.execute<{ ids: number[] | string; n: number }>(sql`
-    select array(select ${tickets.id} from ${tickets} where ${w}
-                 order by ${tickets.updatedAt} desc nulls last, ${tickets.id} desc nulls last
-                 limit ${intLiteral(q.rowsPerPage + 1)} offset ${intLiteral(offset)}) as ids,
-           ${conds.length === countable ? countSql(w) : sql`(select count(*)::int from ${tickets} where ${w})`} as n`);
-  const ids = intArray(found[0].ids);
-  const counted = Number(found[0].n);
-  const hasMore = ids.length > q.rowsPerPage;
-  const rows = await loadTickets(db, ids.slice(0, q.rowsPerPage), ctx.waitingLines);
-  return { tickets: rows, count: counted, hasMore };
+  return loadTicketPage(
+    db,
+    {
+      ids: sql`select ${tickets.id} from ${tickets} where ${w}
+               order by ${tickets.updatedAt} desc nulls last, ${tickets.id} desc nulls last
+               limit ${intLiteral(q.rowsPerPage + 1)} offset ${intLiteral(offset)}`,
+      count: conds.length === countable ? countSql(w) : sql`(select count(*)::int from ${tickets} where ${w})`,
+      rowsPerPage: q.rowsPerPage,
+    },
+    ctx.waitingLines,
+  );
 }
 
 /** Up to `need` ids of matching tickets, newest first (see SEARCH_WINDOW). */
