@@ -540,6 +540,39 @@ describe("disparos: monitor and control", () => {
     expect(await statusesOf(sim.whatsappId)).toEqual(["enviado"]);
   });
 
+  it("failed sends settled by the minute's sweep before their events count toward the burst: the connection pauses and admins are told", async () => {
+    const sim = await pairedSimulator(t);
+    await setPace(sim.whatsappId, { intervalMinMs: 0, intervalMaxMs: 0 });
+    const admin = await socketFor(await listen(t), t.adminToken);
+    const adminHears = recorder<{ alert?: { whatsappId: number; reason: string } }>(admin, "disparos:update");
+    const bad = numbers(5);
+    for (const n of bad) await sim.session.setRefused(n, true);
+    await create(
+      sim.whatsappId,
+      bad.map((n) => ({ number: n, message: "cobrança" })),
+    );
+    await drain();
+    await until(
+      () => statusesOf(sim.whatsappId),
+      (s) => s.every((x) => x === "com erro"),
+      "five errors",
+    );
+    // the sweep got there first: the rows still 'enviando', the connection's count and pause as before the failures
+    await t.ctx.db.execute(sql`update disparos set status = 'enviando', reason = '' where whatsapp_id = ${sim.whatsappId}`);
+    await t.ctx.db.execute(
+      sql`update disparo_settings set fail_streak = 0, paused = false, paused_reason = '' where whatsapp_id = ${sim.whatsappId}`,
+    );
+    adminHears.seen.length = 0;
+    fake.advance(60_000);
+    await drain();
+    expect((await rowsOf(sim.whatsappId)).map((r) => [r.status, r.reason])).toEqual(
+      bad.map(() => ["com erro", "the number does not receive messages"]),
+    );
+    expect(await connectionOf(sim.whatsappId)).toMatchObject({ paused: true, pausedReason: "falhas", waiting: "pausado" });
+    expect(await adminHears.waitFor((p) => p.alert?.whatsappId === sim.whatsappId)).toMatchObject({ alert: { reason: "falhas" } });
+    admin.disconnect();
+  });
+
   it("GET /disparos pages newest first with status and day filters; stats equal the rows; the bulk actions; DELETE removes all", async () => {
     const sim = await pairedSimulator(t);
     await setPace(sim.whatsappId, { paused: true });

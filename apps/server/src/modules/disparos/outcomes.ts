@@ -1,5 +1,6 @@
 import { DISPARO_FAILURE_BURST } from "@balcao/contract";
 import { sql } from "drizzle-orm";
+import { idArray } from "../../lib/sql.js";
 import type { AppContext } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import type { OutboxFedWork } from "../../jobs/outbox-fed.js";
@@ -69,13 +70,33 @@ export async function onMessageFailed(deps: DisparoDeps, messageId: number, reas
   await publishChange(ctx, "update", paused.pauseNow ? { whatsappId: paused.whatsappId, reason: "falhas" } : undefined);
 }
 
+/** Which 'enviando' rows have a settled message (sent, failed, gone, or deleted before it left), over `x` and `m`. */
+const SETTLED = sql.raw(
+  "x.status = 'enviando' and (m.id is null or m.sent_at is not null or m.send_error is not null or (m.is_deleted and not exists (select 1 from outbox o where o.message_id = m.id)))",
+);
+
 /**
  * 'enviando' rows set right from their messages: sent (sent_at) → 'enviado', failed (send_error)
  * → 'com erro', message gone or deleted unsent → 'com erro'. At start and every minute.
+ *
+ * The sweep can land between the outbox's failure and its event (the event's handler then finds
+ * no 'enviando' row), so the failed sends it settles count toward the connection's burst as the
+ * event would have, in the rows' order: a success in between starts the count again. Like every
+ * disparo transaction, the connections' settings rows are locked first, in order.
  */
 export async function reconcile(ctx: AppContext): Promise<number> {
-  const { rows } = await ctx.db.execute<{ id: number }>(sql`
-    with fixed as (
+  const settled = await ctx.db.transaction(async (tx) => {
+    const { rows: found } = await tx.execute<{ whatsapp_id: number }>(sql`
+      select distinct x.whatsapp_id from disparos x left join messages m on m.id = x.message_id
+      where ${SETTLED} order by x.whatsapp_id`);
+    const connections = found.map((r) => Number(r.whatsapp_id));
+    if (!connections.length) return { fixed: 0, paused: [] as number[] };
+    const streaks = new Map<number, { streak: number; paused: boolean }>();
+    for (const w of connections) {
+      const s = await lockSettings(tx, w);
+      streaks.set(w, { streak: s.fail_streak, paused: s.paused });
+    }
+    const { rows } = await tx.execute<{ id: number; whatsapp_id: number; status: string; failed_send: boolean }>(sql`
       update disparos d set
         status = case when m.id is not null and m.sent_at is not null then 'enviado' else 'com erro' end,
         reason = case when m.id is null then 'mensagem excluída'
@@ -84,13 +105,33 @@ export async function reconcile(ctx: AppContext): Promise<number> {
                       else 'mensagem apagada antes do envio' end,
         sent_at = m.sent_at, updated_at = now()
       from disparos x left join messages m on m.id = x.message_id
-      where d.id = x.id and x.status = 'enviando'
-        and (m.id is null or m.sent_at is not null or m.send_error is not null or (m.is_deleted and not exists (select 1 from outbox o where o.message_id = m.id)))
-      returning d.id
-    )
-    select id from fixed`);
-  if (rows.length) await publishChange(ctx, "update");
-  return rows.length;
+      where d.id = x.id and x.whatsapp_id = any(${idArray(connections)}::int[]) and ${SETTLED}
+      returning d.id, d.whatsapp_id, d.status, (m.id is not null and m.sent_at is null and m.send_error is not null) as failed_send`);
+    const paused: number[] = [];
+    const touched = new Set<number>();
+    for (const r of [...rows].sort((a, b) => Number(a.id) - Number(b.id))) {
+      const c = streaks.get(Number(r.whatsapp_id));
+      if (!c) continue;
+      if (r.status === "enviado") c.streak = 0;
+      else if (r.failed_send) c.streak++;
+      else continue;
+      touched.add(Number(r.whatsapp_id));
+    }
+    for (const w of touched) {
+      const c = streaks.get(w) as { streak: number; paused: boolean };
+      const pauseNow = !c.paused && c.streak >= DISPARO_FAILURE_BURST;
+      if (pauseNow) paused.push(w);
+      await tx.execute(sql`
+        update disparo_settings set fail_streak = ${c.streak}, updated_at = now()
+          ${pauseNow ? sql`, paused = true, paused_reason = 'falhas'` : sql``}
+        where whatsapp_id = ${w}`);
+    }
+    return { fixed: rows.length, paused };
+  });
+  for (const w of settled.paused) ctx.log.warn({ whatsappId: w }, "disparos paused after a burst of failed sends");
+  if (settled.paused.length) for (const w of settled.paused) await publishChange(ctx, "update", { whatsappId: w, reason: "falhas" });
+  else if (settled.fixed) await publishChange(ctx, "update");
+  return settled.fixed;
 }
 
 /** Queues a run for every connection that has due rows and none queued (a wake missed, a dead job). */
