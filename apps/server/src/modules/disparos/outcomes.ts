@@ -57,17 +57,30 @@ export async function onMessageFailed(deps: DisparoDeps, messageId: number, reas
       update disparos set status = 'com erro', reason = ${reason.slice(0, 500)}, updated_at = now()
       where message_id = ${messageId} and status = 'enviando' returning id`);
     if (!rows.length) return undefined;
-    const streak = s.fail_streak + 1;
-    const pauseNow = !s.paused && streak >= DISPARO_FAILURE_BURST;
-    await tx.execute(sql`
-      update disparo_settings set fail_streak = ${streak}, updated_at = now()
-        ${pauseNow ? sql`, paused = true, paused_reason = 'falhas'` : sql``}
-      where whatsapp_id = ${w}`);
-    return { whatsappId: w, pauseNow };
+    return { whatsappId: w, pauseNow: await setFailStreak(tx, w, s, s.fail_streak + 1) };
   });
   if (paused === undefined) return;
-  if (paused.pauseNow) ctx.log.warn({ whatsappId: paused.whatsappId }, "disparos paused after a burst of failed sends");
-  await publishChange(ctx, "update", paused.pauseNow ? { whatsappId: paused.whatsappId, reason: "falhas" } : undefined);
+  if (paused.pauseNow) await tellPaused(ctx, paused.whatsappId);
+  else await publishChange(ctx, "update");
+}
+
+/**
+ * The connection's failures in a row (its settings row locked by the caller): at
+ * DISPARO_FAILURE_BURST its disparos pause ('falhas'). Answers whether they paused now.
+ */
+async function setFailStreak(tx: DbOrTx, whatsappId: number, s: { paused: boolean }, streak: number): Promise<boolean> {
+  const pauseNow = !s.paused && streak >= DISPARO_FAILURE_BURST;
+  await tx.execute(sql`
+    update disparo_settings set fail_streak = ${streak}, updated_at = now()
+      ${pauseNow ? sql`, paused = true, paused_reason = 'falhas'` : sql``}
+    where whatsapp_id = ${whatsappId}`);
+  return pauseNow;
+}
+
+/** After the commit: the admins' screens hear the pause, with the counts. */
+async function tellPaused(ctx: AppContext, whatsappId: number) {
+  ctx.log.warn({ whatsappId }, "disparos paused after a burst of failed sends");
+  await publishChange(ctx, "update", { whatsappId, reason: "falhas" });
 }
 
 /** Which 'enviando' rows have a settled message (sent, failed, gone, or deleted before it left), over `x` and `m`. */
@@ -91,10 +104,10 @@ export async function reconcile(ctx: AppContext): Promise<number> {
       where ${SETTLED} order by x.whatsapp_id`);
     const connections = found.map((r) => Number(r.whatsapp_id));
     if (!connections.length) return { fixed: 0, paused: [] as number[] };
-    const streaks = new Map<number, { streak: number; paused: boolean }>();
+    const settings = new Map<number, { streak: number; paused: boolean }>();
     for (const w of connections) {
       const s = await lockSettings(tx, w);
-      streaks.set(w, { streak: s.fail_streak, paused: s.paused });
+      settings.set(w, { streak: s.fail_streak, paused: s.paused });
     }
     const { rows } = await tx.execute<{ id: number; whatsapp_id: number; status: string; failed_send: boolean }>(sql`
       update disparos d set
@@ -110,7 +123,7 @@ export async function reconcile(ctx: AppContext): Promise<number> {
     const paused: number[] = [];
     const touched = new Set<number>();
     for (const r of [...rows].sort((a, b) => Number(a.id) - Number(b.id))) {
-      const c = streaks.get(Number(r.whatsapp_id));
+      const c = settings.get(Number(r.whatsapp_id));
       if (!c) continue;
       if (r.status === "enviado") c.streak = 0;
       else if (r.failed_send) c.streak++;
@@ -118,19 +131,14 @@ export async function reconcile(ctx: AppContext): Promise<number> {
       touched.add(Number(r.whatsapp_id));
     }
     for (const w of touched) {
-      const c = streaks.get(w) as { streak: number; paused: boolean };
-      const pauseNow = !c.paused && c.streak >= DISPARO_FAILURE_BURST;
-      if (pauseNow) paused.push(w);
-      await tx.execute(sql`
-        update disparo_settings set fail_streak = ${c.streak}, updated_at = now()
-          ${pauseNow ? sql`, paused = true, paused_reason = 'falhas'` : sql``}
-        where whatsapp_id = ${w}`);
+      const c = settings.get(w) as { streak: number; paused: boolean };
+      if (await setFailStreak(tx, w, c, c.streak)) paused.push(w);
     }
     return { fixed: rows.length, paused };
   });
-  for (const w of settled.paused) ctx.log.warn({ whatsappId: w }, "disparos paused after a burst of failed sends");
-  if (settled.paused.length) for (const w of settled.paused) await publishChange(ctx, "update", { whatsappId: w, reason: "falhas" });
-  else if (settled.fixed) await publishChange(ctx, "update");
+  // each pause's event carries the counts too; without one, a single event tells the screens
+  for (const w of settled.paused) await tellPaused(ctx, w);
+  if (!settled.paused.length && settled.fixed) await publishChange(ctx, "update");
   return settled.fixed;
 }
 
