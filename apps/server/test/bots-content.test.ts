@@ -254,6 +254,13 @@ describe("bot steps after a crash", () => {
     }, "the menu again, sent by the job");
     const answered = (await phoneOf(sim, num)).filter((m) => m.fromMe).length;
     expect(answered).toBeGreaterThan(before);
+    // the answer can reach the phone before its job is marked done (its key is taken until then)
+    await eventually(async () => {
+      const { rows: j } = await t.ctx.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from jobs where singleton_key = ${`bots:msg:${id}`} and state <> 'done'`,
+      );
+      return j[0].n === 0;
+    }, "the first job finished");
     // run again (a second crash): a bot already answered after it, nothing is sent twice
     await t.ctx.db.execute(sql`
       insert into jobs (name, payload, run_at, max_attempts, singleton_key)
