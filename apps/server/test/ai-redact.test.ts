@@ -20,6 +20,31 @@ describe("redaction", () => {
     expect(r.redact("protocolo 2024")).toBe("protocolo 2024");
   });
 
+  it("redacts a CPF, a CNPJ and a phone in every spelling a person types: spaces, dots, dashes, slashes, mixed", () => {
+    const leaks = (text: string, ...values: string[]) => {
+      const out = new Redactor(true).redact(text);
+      for (const v of values) expect(out, `${text} → ${out}`).not.toContain(v);
+      return out;
+    };
+    expect(leaks("meu cpf é 529 982 247 25", "529 982 247 25")).toBe("meu cpf é [CPF_1]");
+    leaks("CPF: 529.982.247 25, ou 529982247-25, ou 529 982.247-25", "529", "247");
+    leaks("cnpj da empresa 11 222 333 0001 81 / 11.222.333/000181 / 11222333/0001-81 / 11.222.333.0001.81", "11 222 333", "0001");
+    leaks("me chama no 11 98765 4321 ou (11)98765-4321 ou +55 11 98765.4321 ou 9 8765-4321", "98765", "8765");
+    leaks("o telefone do meu vizinho é (49) 3322-1100, o meu é 49 99123-4567", "3322", "99123");
+    leaks("wa.me/5511987654321 e +5511987654321", "5511987654321");
+    // a customer's real message, as typed on a phone
+    leaks(
+      "Boa noite! Sou a titular, cpf 529 982 247-25, a internet caiu de novo. Pode ligar pro meu marido no 11 9 8765 4321 depois das 18h",
+      "529 982",
+      "8765 4321",
+    );
+  });
+
+  it("leaves what is not personal: protocols, dates, prices, plan speeds", () => {
+    const text = "protocolo 20241225001, venceu dia 25/12/2024, valor R$ 1.234,56, plano 300 mega, pedido 123 456";
+    expect(new Redactor(true).redact(text)).toBe(text);
+  });
+
   it("leaves the text alone when aiRedact is off", () => {
     const r = new Redactor(false);
     expect(r.redact("CPF 529.982.247-25")).toBe("CPF 529.982.247-25");

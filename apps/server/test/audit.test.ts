@@ -102,7 +102,10 @@ describe("the audit log records", () => {
       before: { queueId: q1 },
       after: { queueId: q2 },
     });
-    expect(await byAction("contact.update")).toMatchObject({ after: { name: "Cliente Renomeado" } });
+    // by reference: which field changed, never the contact's data (docs/lgpd.md)
+    expect(await byAction("contact.update")).toMatchObject({ after: { fields: ["name"] } });
+    expect(JSON.stringify(await byAction("contact.update"))).not.toContain("Cliente Renomeado");
+    expect(JSON.stringify(await byAction("message.delete"))).not.toContain("apagar esta");
     expect(await byAction("ticket.delete")).toMatchObject({ target: `ticket:${ticket.id}` });
   });
 });
@@ -167,11 +170,27 @@ describe("append-only", () => {
 
   it("only the retention job deletes, and only entries past the setting's days", async () => {
     await t.ctx.db.execute(
-      sql`insert into audit_entries (at, user_name, action, target) values (now() - interval '40 days', 'antigo', 'auth.login', 'user:1')`,
+      sql`insert into audit_entries (at, user_name, action, target) values (now() - interval '100 days', 'antigo', 'auth.login', 'user:1')`,
     );
-    expect((await api(t, t.adminToken, "PUT", "/settings/auditRetentionDays", { value: "30" })).status).toBe(200);
+    // an admin may not shorten the trail below the floor (yesterday's actions erased): 0 (forever) or 90 days and more
+    const short = await api(t, t.adminToken, "PUT", "/settings/auditRetentionDays", { value: "30" });
+    expect(short.status).toBe(400);
+    expect(short.body.error).toBe("ERR_VALIDATION");
+    expect((await api(t, t.adminToken, "PUT", "/settings/auditRetentionDays", { value: "1" })).status).toBe(400);
+    expect((await api(t, t.adminToken, "PUT", "/settings/auditRetentionDays", { value: "90" })).status).toBe(200);
+    // the change itself is in the trail
+    const changed = await entries("action=settings.update");
+    expect(changed.entries.find((e) => e.target === "setting:auditRetentionDays")).toMatchObject({
+      before: { key: "auditRetentionDays", value: "365" },
+      after: { key: "auditRetentionDays", value: "90" },
+    });
+    // an older installation's stored value under the floor is read as the floor: a 40-day-old entry stays
+    await t.ctx.db.execute(
+      sql`insert into audit_entries (at, user_name, action, target) values (now() - interval '40 days', 'recente', 'auth.login', 'user:1')`,
+    );
+    await t.ctx.db.execute(sql`update settings set value = '30' where key = 'auditRetentionDays'`);
     const [{ n: recent }] = (
-      await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from audit_entries where at > now() - interval '30 days'`)
+      await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from audit_entries where at > now() - interval '90 days'`)
     ).rows;
     await t.jobs.enqueue(AUDIT_RETENTION_JOB);
     await eventually(
@@ -179,9 +198,10 @@ describe("append-only", () => {
       "the old entry purged",
     );
     const [{ n: left }] = (
-      await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from audit_entries where at > now() - interval '30 days'`)
+      await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from audit_entries where at > now() - interval '90 days'`)
     ).rows;
     expect(left).toBeGreaterThanOrEqual(recent);
+    expect((await t.ctx.db.execute(sql`select 1 from audit_entries where user_name = 'recente'`)).rows).toHaveLength(1);
     // the purge's permission ended with its transaction
     await refused(t.ctx.db.execute(sql`delete from audit_entries`));
   });

@@ -676,6 +676,16 @@ describe(`baileys through the pipeline (${process.env.TEST_DATABASE_URL ? "Postg
     expect(callsSince(at, "sendMessage")).toEqual([
       [pnJid(MARIA.pn), { delete: { remoteJid: pnJid(MARIA.pn), fromMe: true, id: sent.wid } }],
     ]);
+
+    // a reply quoting the deleted message: the quote points at it, its text is not sent again
+    const quoting = live().calls.length;
+    const reply = await api("POST", `/messages/${ticket.id}`, { body: "a certa é esta", quotedMsg: { id: sent.id } });
+    expect(reply.status).toBe(200);
+    await settle();
+    const [[, content, options]] = callsSince(quoting, "sendMessage") as [string, { text: string }, { quoted: WAMessage }][];
+    expect(content).toEqual({ text: "a certa é esta" });
+    expect(options.quoted.key).toMatchObject({ fromMe: true, id: sent.wid });
+    expect(JSON.stringify(options.quoted.message)).not.toContain("mensagem errada");
   });
 
   // ---------- calls ----------

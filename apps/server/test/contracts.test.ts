@@ -6,8 +6,9 @@ import { sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isValidCpf, formatCpf } from "@balcao/contract";
+import { DEFAULT_CONTRACT_TEMPLATE, isValidCpf, formatCpf } from "@balcao/contract";
 import * as contracts from "../src/modules/contracts/service.js";
+import { ensureDefaultTemplate, PREVIOUS_DEFAULT_CORPO } from "../src/modules/contracts/templates.js";
 import {
   api,
   PNG,
@@ -632,5 +633,154 @@ describe("templates", () => {
     const def = list.body.find((m: { padrao: boolean }) => m.padrao);
     expect((await api(t, t.adminToken, "DELETE", `/api/contratos/modelos/${def.id}`)).status).toBe(400);
     expect((await api(t, t.adminToken, "DELETE", `/api/contratos/modelos/${created.body.id}`)).status).toBe(200);
+  });
+});
+
+describe("the provider's identity on its contracts (issue 53)", () => {
+  const COMPANY = {
+    empresa_nome: "Provedor Exemplo Telecom Ltda.",
+    empresa_cnpj: "11.222.333/0001-81",
+    empresa_endereco: "Rua das Antenas, 100 — Centro, São Miguel do Oeste/SC",
+  };
+  const setCompany = async (v: Partial<typeof COMPANY>) => {
+    for (const k of Object.keys(COMPANY) as (keyof typeof COMPANY)[]) await setSetting(k, v[k] ?? "");
+  };
+  const linesOf = (layout: string) => layout.split(/\n|\f/).map((l) => l.trim());
+  /** The first page's first written line: the header when there is one. */
+  const firstLine = (layout: string) => linesOf(layout.split("\f")[0]).find(Boolean);
+
+  it("prints the company as the first page's header and as CONTRATADA, and fills {empresa}, {cnpj_empresa}, {endereco_empresa}", async () => {
+    await setCompany(COMPANY);
+    const tpl = await api(t, t.adminToken, "POST", "/api/contratos/modelos", {
+      titulo: "Termo com a empresa",
+      corpo: "A {empresa}, CNPJ {cnpj_empresa}, com sede em {endereco_empresa}, atende {nome}.",
+    });
+    expect(tpl.status).toBe(200);
+    try {
+      // the CNPJ is kept without its mask, printed with it
+      const listed = await api(t, t.adminToken, "GET", "/settings");
+      expect(listed.body.find((r: { key: string }) => r.key === "empresa_cnpj").value).toBe("11222333000181");
+
+      // the default template: the header, the parties
+      const { id } = await sentContract();
+      const { pdf, texto } = await contractPdf(id);
+      const layout = await pdfLayoutText(pdf);
+      const lines = linesOf(layout);
+      expect(firstLine(layout)).toBe("Provedor Exemplo Telecom Ltda.");
+      expect(lines).toContain("CNPJ: 11.222.333/0001-81");
+      expect(lines).toContain("Rua das Antenas, 100 — Centro, São Miguel do Oeste/SC");
+      expect(words(layout)).toContain(
+        "CONTRATADA: Provedor Exemplo Telecom Ltda., inscrita no CNPJ sob o nº 11.222.333/0001-81, com sede em Rua das Antenas, 100 — Centro, São Miguel do Oeste/SC, doravante CONTRATADA.",
+      );
+      // the signature block names the CONTRATADA after the CONTRATANTE
+      const block = lines.lastIndexOf("CONTRATANTE: Maria da Silva Souza");
+      expect(block).toBeGreaterThan(0);
+      expect(lines.slice(block).indexOf("CONTRATADA: Provedor Exemplo Telecom Ltda.")).toBeGreaterThan(0);
+      expect(lines.slice(block)).toContain("CNPJ: 11.222.333/0001-81");
+      expect(texto).not.toMatch(/\{(empresa|cnpj_empresa|endereco_empresa)\}/);
+      expect(layout).not.toContain("cabeçalho");
+      expect(layout).not.toContain("________________,");
+
+      // a template of the admins' own
+      const r = await send({ modeloId: tpl.body.id });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      await drain();
+      const own = await pdfLayoutText((await contractPdf(r.body.id)).pdf);
+      expect(words(own)).toContain(
+        "A Provedor Exemplo Telecom Ltda., CNPJ 11.222.333/0001-81, com sede em Rua das Antenas, 100 — Centro, São Miguel do Oeste/SC, atende Maria da Silva Souza.",
+      );
+      expect(own).not.toContain("{empresa}");
+      expect(own).not.toContain("{cnpj_empresa}");
+    } finally {
+      await setCompany({});
+      await api(t, t.adminToken, "DELETE", `/api/contratos/modelos/${tpl.body.id}`);
+    }
+  });
+
+  it("refuses a CNPJ with wrong check digits (400), keeps a valid one without its mask", async () => {
+    for (const bad of ["11.222.333/0001-82", "11222333000180", "1234", "11.111.111/1111-11", "11.222.333/0001-81!"]) {
+      const r = await t.app.inject({
+        method: "PUT",
+        url: "/settings/empresa_cnpj",
+        headers: bearer(t.adminToken),
+        payload: { value: bad },
+      });
+      expect(r.statusCode, bad).toBe(400);
+      expect(r.json().error).toBe("ERR_VALIDATION");
+    }
+    await setSetting("empresa_cnpj", " 11222333000181 ");
+    const listed = await api(t, t.adminToken, "GET", "/settings");
+    expect(listed.body.find((r: { key: string }) => r.key === "empresa_cnpj").value).toBe("11222333000181");
+    // an agent's 'Novo Contrato' preview reads it, as the PDF prints it
+    const theirs = await api(t, agent.token, "GET", "/settings");
+    expect(theirs.body.find((r: { key: string }) => r.key === "empresa_cnpj")?.value).toBe("11222333000181");
+    await setSetting("empresa_cnpj", "");
+  });
+
+  it("without the identity: no header, and blanks to fill where the company goes", async () => {
+    await setCompany({});
+    const { id } = await sentContract();
+    const { pdf, texto } = await contractPdf(id);
+    const layout = await pdfLayoutText(pdf);
+    const lines = linesOf(layout);
+    // the title comes first: nothing pretends to be a header
+    expect(firstLine(layout)).toBe(DEFAULT_CONTRACT_TEMPLATE.titulo);
+    expect(layout).not.toContain("cabeçalho");
+    expect(words(texto)).toContain(
+      "CONTRATADA: ________________, inscrita no CNPJ sob o nº ________________, com sede em ________________,",
+    );
+    expect(lines).toContain("CONTRATADA: ________________");
+    expect(lines).toContain("CNPJ: ________________");
+  });
+
+  it("the evidence page says nothing about witnesses when none are configured, and keeps its sentence when they are", async () => {
+    const sign = async () => {
+      const { id, token } = await sentContract();
+      const hash = await docHash(token);
+      expect((await post(token, "/cpf", { cpf5: "52998" })).statusCode).toBe(200);
+      const ok = await post(token, "/aceite", { cpf5: "52998", nome: "Maria da Silva Souza", aceito: true, documentoSha256: hash });
+      expect(ok.statusCode, ok.body).toBe(200);
+      const file = await t.app.inject({ method: "GET", url: `/api/contratos/${id}/arquivo`, headers: bearer(agent.token) });
+      const pages = (await pdfLayoutText(file.rawPayload)).split("\f");
+      const evidence = pages.find((p) => p.includes("REGISTRO DE ASSINATURA"));
+      expect(evidence).toBeDefined();
+      return words(evidence ?? "");
+    };
+    const witnesses = { contrato_nome1: "Carlos Testemunha", contrato_nome2: "Dora Testemunha" };
+    for (const k of Object.keys(witnesses)) await setSetting(k, "");
+    try {
+      const none = await sign();
+      expect(none).toContain("2.200-2/2001");
+      expect(none).not.toMatch(/testemunha/i);
+      expect(none).not.toContain("constam da última página");
+    } finally {
+      for (const [k, v] of Object.entries(witnesses)) await setSetting(k, v);
+    }
+    const named = await sign();
+    expect(named).toContain("Testemunhas indicadas: Carlos Testemunha (CPF 111.444.777-35)");
+    expect(named).toContain("As testemunhas indicadas constam da última página do contrato.");
+  });
+
+  it("a stored default still word for word the old text (its CONTRATADA in a header) gets the new one at start; an edited one stays", async () => {
+    const list = await api(t, t.adminToken, "GET", "/api/contratos/modelos");
+    const def = list.body.find((m: { padrao: boolean }) => m.padrao);
+    const edited = `${PREVIOUS_DEFAULT_CORPO}\n\n6. FORO. Comarca de São Miguel do Oeste.`;
+    const other = await api(t, t.adminToken, "POST", "/api/contratos/modelos", { titulo: "Editado", corpo: edited });
+    try {
+      await t.ctx.db.execute(sql`update contract_templates set corpo = ${PREVIOUS_DEFAULT_CORPO} where id = ${def.id}`);
+      const [{ version }] = (await t.ctx.db.execute(sql`select version from contract_templates where id = ${def.id}`)).rows as {
+        version: number;
+      }[];
+      await ensureDefaultTemplate(t.ctx.db);
+      const { rows } = await t.ctx.db.execute(
+        sql`select id, corpo, version from contract_templates where id in (${def.id}, ${other.body.id})`,
+      );
+      const byId = new Map((rows as { id: number; corpo: string; version: number }[]).map((r) => [r.id, r]));
+      expect(byId.get(def.id)?.corpo).toBe(DEFAULT_CONTRACT_TEMPLATE.corpo);
+      expect(byId.get(def.id)?.version).toBe(version + 1);
+      expect(byId.get(other.body.id)?.corpo).toBe(edited);
+    } finally {
+      await api(t, t.adminToken, "DELETE", `/api/contratos/modelos/${other.body.id}`);
+    }
   });
 });

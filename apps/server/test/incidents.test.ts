@@ -108,6 +108,8 @@ describe("outage mode", () => {
     const queue = await createQueue(t, "Suporte técnico");
     const sim = await pairedSimulator(t, { name: "Suporte", queueIds: [queue] });
     await setPace(sim.whatsappId, { intervalMinMs: 0, intervalMaxMs: 0, pauseEvery: 0, dailyCap: 0 });
+    // the queue's supervisor closes (the bulk close follows the single close's rule: tickets the closer sees)
+    const superv = await t.createUser({ name: "Sara", profile: "superv", queueIds: [queue] });
     const notice = "Estamos com uma falha de fibra na sua região. Previsão de retorno: 18h. Não é preciso abrir chamado.";
     const opened = await api(t, t.adminToken, "POST", "/incidents", { title: "Fibra rompida", message: notice, area: "Zona Norte" });
     const id = opened.body.id as number;

@@ -181,7 +181,11 @@ export const quickAnswersAnswer = z.object({ quickAnswers: z.array(quickAnswerSc
 export type QuickAnswersAnswer = z.infer<typeof quickAnswersAnswer>;
 
 // ---------- settings ----------
-export const settingUpdateBody = z.object({ value: z.string().max(100_000, MSG.tooLong) });
+export const settingUpdateBody = z.object({
+  value: z.string().max(100_000, MSG.tooLong),
+  /** an address's secret typed again with it (SECRET_ADDRESS_GROUPS): saved in the same change */
+  secret: z.string().max(10_000, MSG.tooLong).optional(),
+});
 /** POST /settings/unlock: the settings password ('Acesso restrito'). */
 export const settingsUnlockBody = z.object({ password: z.string().min(1).max(200) });
 /** The gate's answer: a short-lived token for this admin, sent back as the X-Settings-Token header. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { formatCpf, isValidCpf } from "./documents.js";
+import { formatCnpj, formatCpf, isValidCpf } from "./documents.js";
 
 /**
  * Contracts signed from the chat (document 001 §2, §3, §4, §7; issue 20). A contract is generated
@@ -37,6 +37,8 @@ export const CONTRACT_VARIABLES = [
   "valor",
   "data",
   "empresa",
+  "cnpj_empresa",
+  "endereco_empresa",
   "testemunha1_nome",
   "testemunha1_cpf",
   "testemunha2_nome",
@@ -175,6 +177,25 @@ export function witnessesFromSettings(s: {
   ].filter((w) => w.nome);
 }
 
+/** The provider as its contracts name it (settings empresa_nome, empresa_cnpj, empresa_endereco); "" where not set. */
+export interface ContractCompany {
+  nome: string;
+  /** formatted 00.000.000/0000-00 */
+  cnpj: string;
+  endereco: string;
+}
+
+/** The provider's identity of the settings, trimmed, the CNPJ formatted. */
+export function companyFromSettings(s: { empresa_nome?: string; empresa_cnpj?: string; empresa_endereco?: string }): ContractCompany {
+  const cnpj = (s.empresa_cnpj ?? "").trim();
+  return { nome: (s.empresa_nome ?? "").trim(), cnpj: cnpj ? formatCnpj(cnpj) : "", endereco: (s.empresa_endereco ?? "").trim() };
+}
+
+/** Whether any of the provider's identity is set (the PDF prints its header only then). */
+export function hasCompany(c: ContractCompany | undefined): c is ContractCompany {
+  return !!c && !!(c.nome || c.cnpj || c.endereco);
+}
+
 /** The `{data}` of a contract: "25 de novembro de 2026" in the product's time zone. */
 export function contractDate(at: Date, timeZone: string): string {
   return new Intl.DateTimeFormat("pt-BR", { timeZone, day: "numeric", month: "long", year: "numeric" }).format(at);
@@ -189,6 +210,8 @@ export interface ContractValues {
   /** the agent's fields (endereco, plano, valor, or a template's own) */
   campos?: Record<string, string>;
   witnesses: ContractWitness[];
+  /** the provider (companyFromSettings); absent or "" parts print the blank */
+  empresa?: ContractCompany;
   /** already formatted (contractDate) */
   data: string;
   /** the messages' own */
@@ -199,7 +222,11 @@ export interface ContractValues {
 /** A field left empty prints a line to fill by hand, not nothing. */
 export const CONTRACT_BLANK = "________________";
 
-/** Every variable's value for a contract (CONTRACT_VARIABLES, the agent's fields, and the messages' ones when given). */
+/**
+ * Every variable's value for a contract (CONTRACT_VARIABLES, the agent's fields, and the messages'
+ * ones when given). The provider's `{empresa}`, `{cnpj_empresa}` and `{endereco_empresa}` come from
+ * the settings only: an agent's field of the same name does not change them.
+ */
 export function contractVariables(v: ContractValues): Record<string, string> {
   const campos = Object.fromEntries(Object.entries(v.campos ?? {}).map(([k, x]) => [k.trim(), x.trim() || CONTRACT_BLANK]));
   const witness = (i: number, k: keyof ContractWitness) => v.witnesses[i]?.[k] || CONTRACT_BLANK;
@@ -207,8 +234,10 @@ export function contractVariables(v: ContractValues): Record<string, string> {
     endereco: CONTRACT_BLANK,
     plano: CONTRACT_BLANK,
     valor: CONTRACT_BLANK,
-    empresa: CONTRACT_BLANK,
     ...campos,
+    empresa: v.empresa?.nome || CONTRACT_BLANK,
+    cnpj_empresa: v.empresa?.cnpj || CONTRACT_BLANK,
+    endereco_empresa: v.empresa?.endereco || CONTRACT_BLANK,
     nome: v.nome,
     cpf: formatCpf(v.cpf),
     email: v.email.trim() || CONTRACT_BLANK,
@@ -237,9 +266,9 @@ export const DEFAULT_CONTRACT_TEMPLATE = {
 
 CONTRATANTE: {nome}, inscrito(a) no CPF sob o nº {cpf}, e-mail {email}, telefone {telefone}, residente em {endereco}.
 
-CONTRATADA: o provedor identificado no cabeçalho deste documento, doravante CONTRATADA.
+CONTRATADA: {empresa}, inscrita no CNPJ sob o nº {cnpj_empresa}, com sede em {endereco_empresa}, doravante CONTRATADA.
 
-1. OBJETO. A CONTRATADA prestará ao CONTRATANTE o serviço de acesso à internet no plano {plano}, no endereço acima.
+1. OBJETO. A CONTRATADA prestará ao CONTRATANTE o serviço de acesso à internet no plano {plano}, no endereço do CONTRATANTE indicado acima.
 
 2. PREÇO. O CONTRATANTE pagará mensalmente o valor de {valor}, com vencimento no dia escolhido na instalação.
 

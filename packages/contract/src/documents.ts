@@ -40,6 +40,20 @@ export function formatCpf(value: string): string {
     .replace(/\.(\d{3})(\d{1,2})$/, ".$1-$2");
 }
 
+/**
+ * The CNPJ mask as far as the characters go, also while typed: "12345678" → "12.345.678",
+ * "12345678000195" → "12.345.678/0001-95" (letters of the new alphanumeric CNPJ kept, upper-case).
+ */
+export function formatCnpj(value: string): string {
+  const d = normalizeDocument(value).slice(0, 14);
+  let out = d.slice(0, 2);
+  if (d.length > 2) out += `.${d.slice(2, 5)}`;
+  if (d.length > 5) out += `.${d.slice(5, 8)}`;
+  if (d.length > 8) out += `/${d.slice(8, 12)}`;
+  if (d.length > 12) out += `-${d.slice(12, 14)}`;
+  return out;
+}
+
 export function isValidCnpj(raw: string): boolean {
   const d = normalizeDocument(raw);
   if (!/^[0-9A-Z]{12}\d{2}$/.test(d) || /^(\d)\1{13}$/.test(d)) return false;

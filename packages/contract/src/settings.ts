@@ -1,3 +1,6 @@
+import { z } from "zod";
+import { isValidCnpj, normalizeDocument } from "./documents.js";
+
 /** Every setting key of both documents with the default an empty database starts with. */
 export const SETTING_DEFAULTS = {
   // core
@@ -22,6 +25,12 @@ export const SETTING_DEFAULTS = {
   contrato_cpf1: "",
   contrato_nome2: "",
   contrato_cpf2: "",
+  // the provider's identity on its contracts: the PDF's header and CONTRATADA, {empresa}, {cnpj_empresa}, {endereco_empresa}
+  /** razão social */
+  empresa_nome: "",
+  /** 14 characters, no mask (checked by its check digits; the contracts print 00.000.000/0000-00) */
+  empresa_cnpj: "",
+  empresa_endereco: "",
   // integration
   integrationSystem: "SGP",
   integrationUrl: "",
@@ -138,6 +147,28 @@ export const SECRET_SETTING_KEYS: readonly SettingKey[] = [
   "userApiToken",
   "aiApiKey",
 ];
+/**
+ * A saved secret goes only to its saved address. Changing any address key of a group whose secret
+ * is saved needs the secret typed again, in the same call (PUT /settings/:key `{ value, secret }`;
+ * else 400 ERR_VALIDATION naming `secret`); clearing the address drops the secret.
+ */
+export const SECRET_ADDRESS_GROUPS: readonly { secret: SettingKey; address: readonly SettingKey[]; retype: string }[] = [
+  {
+    secret: "aiApiKey",
+    address: ["aiBaseUrl"],
+    retype: "Digite a chave de API para o novo endereço: a chave salva só é enviada ao endereço salvo.",
+  },
+  {
+    secret: "integrationToken",
+    address: ["integrationUrl"],
+    retype: "Digite o token/Client_Secret para a nova URL: o token salvo só é enviado para a URL salva.",
+  },
+  {
+    secret: "mail_password",
+    address: ["mail_host", "mail_port", "mail_smtp_secure"],
+    retype: "Digite a senha do e-mail para o novo servidor: a senha salva só é enviada ao servidor salvo.",
+  },
+];
 /** Set by the server only ('Gerar novo': POST /settings/userApiToken shows a new one once, keeps its hash). */
 export const READ_ONLY_SETTING_KEYS: readonly SettingKey[] = ["userApiToken"];
 
@@ -156,6 +187,8 @@ export const SETTING_CHOICES: Partial<Record<SettingKey, readonly string[]>> = {
   aiRedact: ["enabled", "disabled"],
 };
 
+/** The audit log's retention: 0 (forever) or at least this many days (an admin may not erase yesterday's trail). */
+export const AUDIT_RETENTION_MIN_DAYS = 90;
 /** Settings holding a non-negative integer. */
 export const SETTING_INTEGERS: readonly SettingKey[] = [
   "timeCreateNewTicket",
@@ -179,6 +212,23 @@ export const COLOR_SETTING_KEYS: readonly SettingKey[] = [
 export const URL_SETTING_KEYS: readonly SettingKey[] = ["urlPix", "urlContrato", "urlApi", "integrationUrl", "financeBaseUrl", "aiBaseUrl"];
 /** Witness CPFs: digits only, 11 with valid check digits (empty allowed). */
 export const CPF_SETTING_KEYS: readonly SettingKey[] = ["contrato_cpf1", "contrato_cpf2"];
+/** The provider's CNPJ (the contracts' CONTRATADA): 14 characters with valid check digits (empty allowed). */
+export const CNPJ_SETTING_KEYS: readonly SettingKey[] = ["empresa_cnpj"];
+export const CNPJ_INVALID = "CNPJ inválido";
+/**
+ * A CNPJ setting as typed, the server's check and the settings screen's: empty, or a CNPJ with
+ * its mask or without ("12.345.678/0001-95", the new alphanumeric ones too) whose check digits
+ * are right; the value kept is its 14 characters without the mask.
+ */
+export const cnpjSettingValue = z
+  .string()
+  .trim()
+  .max(30, CNPJ_INVALID)
+  .regex(/^[0-9A-Za-z./\-\s]*$/, CNPJ_INVALID)
+  .transform(normalizeDocument)
+  .refine((v) => v === "" || isValidCnpj(v), CNPJ_INVALID);
+/** The provider's name and address as its contracts print them: at most this many characters. */
+export const COMPANY_TEXT_MAX: Partial<Record<SettingKey, number>> = { empresa_nome: 200, empresa_endereco: 300 };
 /** Settings anyone admin may change without the settings token: the top bar's dark-mode switch. */
 /**
  * What GET /settings (and the `settings` socket event) gives non-admins: the keys an agent's or a
@@ -210,6 +260,10 @@ export const AGENT_SETTING_KEYS: readonly SettingKey[] = [
   "contrato_cpf1",
   "contrato_nome2",
   "contrato_cpf2",
+  // and the provider's identity (the contract's header, CONTRATADA and {empresa}: printed on every contract, not secret)
+  "empresa_nome",
+  "empresa_cnpj",
+  "empresa_endereco",
   // the chat shows "Sugerir resposta" and "Resumo" only while AI assist is on
   "aiEnabled",
 ];

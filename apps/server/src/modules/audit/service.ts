@@ -3,10 +3,11 @@ import {
   type AuditAnswer,
   type AuditEntry,
   AUDIT_PAGE_SIZE,
+  AUDIT_RETENTION_MIN_DAYS,
   type AuditQuery,
   SECRET_SETTING_KEYS,
 } from "@balcao/contract";
-import { and, desc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lte, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.js";
 import { auditEntries } from "../../db/schema/index.js";
 import { iso } from "../../lib/sql.js";
@@ -54,15 +55,38 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
   return out;
 }
 
+/**
+ * Keys that hold a customer's data or a message's text. An entry about a contact describes what was
+ * done by reference (ids, field names); these values never go in, whatever a writer passes, so the
+ * contact's erasure has no copy to chase in an append-only table.
+ */
+const PERSONAL_KEY =
+  /^(body|text|message|caption|transcription|number|lid|email|name|nome|cpf|cnpj|document|phone|telefone|value|extraInfo)$/i;
+
+/** A copy of `value` without the values of personal keys (an entry about a contact). */
+export function withoutPersonal(value: unknown, depth = 0): unknown {
+  if (value === null || value === undefined || depth > 6) return value ?? null;
+  if (Array.isArray(value)) return value.map((v) => withoutPersonal(v, depth + 1));
+  if (typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    // a list of names (the fields changed) is kept: only values go
+    if (PERSONAL_KEY.test(k) && !(Array.isArray(v) && v.every((x) => typeof x === "string") && k === "extraInfo")) continue;
+    out[k] = withoutPersonal(v, depth + 1);
+  }
+  return out;
+}
+
 export async function recordAudit(db: DbOrTx, e: AuditInput): Promise<void> {
+  const about = e.contactId != null ? withoutPersonal : (v: unknown) => v;
   await db.insert(auditEntries).values({
     userId: e.actor?.id ?? null,
     userName: e.actor?.name ?? "",
     action: e.action,
     target: e.target ?? "",
     contactId: e.contactId ?? null,
-    before: e.before === undefined ? null : redactSecrets(e.before),
-    after: e.after === undefined ? null : redactSecrets(e.after),
+    before: e.before === undefined ? null : redactSecrets(about(e.before)),
+    after: e.after === undefined ? null : redactSecrets(about(e.after)),
     ip: e.ip ?? e.actor?.ip ?? "",
   });
 }
@@ -156,10 +180,54 @@ export async function auditCsv(db: DbOrTx, q: AuditQuery): Promise<string> {
   return `\uFEFF${lines.join("\r\n")}\r\n`;
 }
 
-/** The entries about a contact (the LGPD export). */
-export async function auditOfContact(db: DbOrTx, contactId: number): Promise<AuditEntry[]> {
-  const rows = await db.select().from(auditEntries).where(eq(auditEntries.contactId, contactId)).orderBy(auditEntries.at, auditEntries.id);
-  return rows.map(toEntry);
+/** The actions the customer's own export reports: what was done with their data. */
+const CUSTOMER_ACTIONS: readonly AuditAction[] = [
+  "contact.update",
+  "contact.export",
+  "contact.erase",
+  "contract.send",
+  "contract.delete",
+  "billing.unlock",
+  "message.delete",
+  "ticket.delete",
+];
+
+/** One line of the customer's export: when, what, on which record, and which of their fields. */
+export interface CustomerAuditEntry {
+  at: string;
+  action: AuditAction;
+  target: string;
+  fields?: string[];
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+
+/**
+ * The entries about a contact as the customer's export (LGPD art. 18) tells them: what was done with
+ * their data and when. Nothing internal: no staff names or addresses, no routing, nothing about
+ * internal notes (a deleted note is the team's), no before/after values.
+ */
+export async function auditForCustomer(db: DbOrTx, contactId: number): Promise<CustomerAuditEntry[]> {
+  const rows = await db
+    .select({
+      at: auditEntries.at,
+      action: auditEntries.action,
+      target: auditEntries.target,
+      before: auditEntries.before,
+      after: auditEntries.after,
+    })
+    .from(auditEntries)
+    .where(and(eq(auditEntries.contactId, contactId), inArray(auditEntries.action, [...CUSTOMER_ACTIONS])))
+    .orderBy(auditEntries.at, auditEntries.id);
+  const out: CustomerAuditEntry[] = [];
+  for (const r of rows) {
+    const before = (r.before ?? {}) as Record<string, unknown>;
+    if (r.action === "message.delete" && before.source === "note") continue;
+    const after = (r.after ?? {}) as Record<string, unknown>;
+    const fields = r.action === "contact.update" ? [...strings(after.fields), ...strings(after.extraInfo)] : [];
+    out.push({ at: iso(r.at), action: r.action as AuditAction, target: r.target, ...(fields.length && { fields }) });
+  }
+  return out;
 }
 
 /**
@@ -169,7 +237,8 @@ export async function auditOfContact(db: DbOrTx, contactId: number): Promise<Aud
  */
 export async function purgeAudit(db: DbOrTx, days: number, now: Date): Promise<number> {
   if (!(days > 0)) return 0;
-  const cutoff = new Date(now.getTime() - days * 86_400_000);
+  // never fewer than the floor, whatever an older installation stored (the setting refuses less now)
+  const cutoff = new Date(now.getTime() - Math.max(days, AUDIT_RETENTION_MIN_DAYS) * 86_400_000);
   return db.transaction(async (tx) => {
     await tx.execute(sql`select set_config('balcao.audit_purge', 'on', true)`);
     const gone = await tx.delete(auditEntries).where(lte(auditEntries.at, cutoff)).returning({ id: auditEntries.id });

@@ -11,7 +11,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ChannelManager } from "../../channels/manager.js";
 import type { AppContext } from "../../context.js";
-import type { Guards } from "../../http/guards.js";
+import { type Guards, sessionUser } from "../../http/guards.js";
 import * as service from "./service.js";
 
 /** /whatsapp CRUD and /whatsappsession (admin writes), /typebot/settings (admin). */
@@ -19,11 +19,18 @@ export function connectionRoutes(ctx: AppContext, channels: ChannelManager, guar
   return async (app) => {
     const tags = ["connections"];
     // everyone signed in may list connections (badge, new-ticket modal); the API token is answered to nobody
-    app.get("/whatsapp", { preHandler: guard.user, schema: { tags, response: { 200: whatsappsAnswer } } }, () =>
-      service.listWhatsapps(ctx.db),
-    );
-    app.get("/whatsapp/:id", { preHandler: guard.user, schema: { tags, params: idParam, response: { 200: whatsappSchema } } }, (req) =>
-      service.getWhatsapp(ctx.db, req.params.id),
+    // agents and supervisors read the connections too (their names, statuses, queues), not the Cloud webhook's verify token
+    app.get("/whatsapp", { preHandler: guard.user, schema: { tags, response: { 200: whatsappsAnswer } } }, async (req) => {
+      const list = await service.listWhatsapps(ctx.db);
+      return sessionUser(req).profile === "admin" ? list : list.map(service.forNonAdmins);
+    });
+    app.get(
+      "/whatsapp/:id",
+      { preHandler: guard.user, schema: { tags, params: idParam, response: { 200: whatsappSchema } } },
+      async (req) => {
+        const one = await service.getWhatsapp(ctx.db, req.params.id);
+        return sessionUser(req).profile === "admin" ? one : service.forNonAdmins(one);
+      },
     );
     app.post(
       "/whatsapp/:id/token",

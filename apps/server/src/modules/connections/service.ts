@@ -89,6 +89,11 @@ function toWhatsapp(r: WhatsappRow, qs: ConnectionQueue[], health: HealthSetting
   };
 }
 
+/** A connection as agents and supervisors read it: the Cloud webhook's verify token is the admins' (it proves a webhook is Meta's). */
+export function forNonAdmins(w: Whatsapp): Whatsapp {
+  return w.cloud ? { ...w, cloud: { ...w.cloud, verifyToken: "" } } : w;
+}
+
 /** Connections, in the order they were created. The API token is never answered (hasToken says whether one is set). */
 export async function listWhatsapps(db: DbOrTx): Promise<Whatsapp[]> {
   const rows = await db.select().from(whatsapps).orderBy(asc(whatsapps.id));

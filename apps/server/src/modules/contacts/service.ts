@@ -238,7 +238,27 @@ export async function getOrCreateContact(ctx: AppContext, user: SessionUser, inp
   }
 }
 
-/** PUT /contacts/:id — for whoever may touch the contact; a change of number is audited (who, from, to). */
+/** The names of the extra fields a new list adds, removes or changes (their values are not compared outside this). */
+async function changedExtraNames(db: DbOrTx, contactId: number, next: { name: string; value: string }[]): Promise<string[]> {
+  const rows = await db
+    .select({ name: contactExtraInfo.name, value: contactExtraInfo.value })
+    .from(contactExtraInfo)
+    .where(eq(contactExtraInfo.contactId, contactId));
+  const values = (list: { name: string; value: string }[]) => {
+    const m = new Map<string, string[]>();
+    for (const e of list) m.set(e.name, [...(m.get(e.name) ?? []), e.value]);
+    return m;
+  };
+  const was = values(rows);
+  const now = values(next);
+  const names = new Set([...was.keys(), ...now.keys()]);
+  return [...names].filter((n) => JSON.stringify(was.get(n) ?? []) !== JSON.stringify(now.get(n) ?? [])).sort();
+}
+
+/**
+ * PUT /contacts/:id — for whoever may touch the contact. Audited by reference (which fields changed);
+ * a change of number also goes to the contact's number history (who, from, to), which its erasure empties.
+ */
 export async function updateContact(ctx: AppContext, user: SessionUser, id: number, input: ContactUpdateBody): Promise<Contact> {
   const contact = await ctx.db
     .transaction(async (tx) => {
@@ -250,17 +270,16 @@ export async function updateContact(ctx: AppContext, user: SessionUser, id: numb
         .for("update");
       if (!before) throw new AppError("ERR_NO_CONTACT_FOUND");
       const changed = (["name", "number", "email"] as const).filter((k) => input[k] !== undefined && input[k] !== before[k]);
-      if (changed.length || input.extraInfo !== undefined) {
+      const extraChanged = input.extraInfo !== undefined ? await changedExtraNames(tx, id, input.extraInfo) : [];
+      if (changed.length || extraChanged.length) {
+        // by reference: which fields changed, never their values (the contact's data stays in its row,
+        // where the erasure reaches it; the number's history is the contact's own audit_log, erased with it)
         await recordAudit(tx, {
           actor: user,
           action: "contact.update",
           target: `contact:${id}`,
           contactId: id,
-          before: Object.fromEntries(changed.map((k) => [k, before[k]])),
-          after: {
-            ...Object.fromEntries(changed.map((k) => [k, input[k]])),
-            ...(input.extraInfo !== undefined && { extraInfo: input.extraInfo }),
-          },
+          after: { fields: changed, ...(extraChanged.length && { extraInfo: extraChanged }) },
         });
       }
       if (input.number !== undefined && input.number !== before.number) {
@@ -322,7 +341,6 @@ export async function deleteContact(ctx: AppContext, id: number, actor?: Session
         action: "contact.delete",
         target: `contact:${id}`,
         contactId: id,
-        before: { name: rows[0].name, number: rows[0].number },
       });
     }
     return rows;

@@ -1,9 +1,11 @@
+import { CONTRACT_BLANK, type ContractCompany, hasCompany } from "@balcao/contract";
 import { type PDFFont, PDFDocument, type PDFImage, type PDFPage, rgb, StandardFonts } from "@cantoo/pdf-lib";
 
 /**
  * The contract's PDF: generated from the filled text (A4, the provider's logo on top, the contract
- * background and the watermark when set, a footer with the contract number on every page, the
- * signature block with the witnesses), and, once signed, the same file with an evidence page
+ * background and the watermark when set, the provider's identity as the first page's header when
+ * set, a footer with the contract number on every page, the signature block with the parties and
+ * the witnesses), and, once signed, the same file with an evidence page
  * appended (reference e-signature.md §3, §5). Each line of the text starts a line of the page,
  * long ones wrap to the width, pages break at the bottom margin. Standard fonts (WinAnsi, nothing
  * to ship or embed): a character they cannot draw is replaced by its plain letter, an emoji left
@@ -23,6 +25,8 @@ export interface ContractPdfInput {
   nome: string;
   cpf: string;
   witnesses: { nome: string; cpf: string }[];
+  /** the provider (CONTRATADA): its header on the first page when any of it is set, a blank in the signature block where not */
+  empresa?: ContractCompany;
   images: PdfImages;
   createdAt: Date;
 }
@@ -152,21 +156,38 @@ export async function buildContractPdf(input: ContractPdfInput): Promise<Buffer>
   };
 
   newPage();
+  // the provider's header: only what is set, and no header at all when nothing is (the text says nothing of one)
+  const empresa = input.empresa;
+  if (hasCompany(empresa)) {
+    const head = (text: string, f: PDFFont, size: number) => {
+      for (const l of wrap(f, size, text, width)) {
+        if (l) page.drawText(l, { x: MARGIN, y: y - size, size, font: f, color: rgb(0.1, 0.1, 0.1) });
+        y -= size + 3;
+      }
+    };
+    if (empresa.nome) head(empresa.nome, bold, 11);
+    if (empresa.cnpj) head(`CNPJ: ${empresa.cnpj}`, font, 9);
+    if (empresa.endereco) head(empresa.endereco, font, 9);
+    y -= 5;
+    page.drawLine({ start: { x: MARGIN, y }, end: { x: A4[0] - MARGIN, y }, thickness: 0.5, color: rgb(0.6, 0.6, 0.6) });
+    y -= 14;
+  }
   for (const l of wrap(bold, 14, input.titulo, width)) line(l, bold, 14);
   y -= 6;
   for (const l of wrap(font, SIZE, input.texto, width)) line(l);
 
-  // the signature block: the customer and the witnesses
+  // the signature block: the customer, the provider (a blank to fill where not set) and the witnesses
   y -= 20;
-  if (y < MARGIN + 30 + 60 * (1 + input.witnesses.length)) newPage();
-  const sign = (label: string, nome: string, cpf: string) => {
+  if (y < MARGIN + 30 + 60 * (2 + input.witnesses.length)) newPage();
+  const sign = (label: string, nome: string, doc: string) => {
     line("_______________________________________________");
-    line(`${label}: ${drawable(font, nome)}`, bold);
-    line(`CPF: ${cpf}`);
+    for (const l of wrap(bold, SIZE, `${label}: ${nome}`, width)) line(l, bold);
+    line(doc);
     y -= 14;
   };
-  sign("CONTRATANTE", input.nome, input.cpf);
-  for (const [i, w] of input.witnesses.entries()) sign(`TESTEMUNHA ${i + 1}`, w.nome, w.cpf);
+  sign("CONTRATANTE", input.nome, `CPF: ${input.cpf}`);
+  sign("CONTRATADA", empresa?.nome || CONTRACT_BLANK, `CNPJ: ${empresa?.cnpj || CONTRACT_BLANK}`);
+  for (const [i, w] of input.witnesses.entries()) sign(`TESTEMUNHA ${i + 1}`, w.nome, `CPF: ${w.cpf}`);
 
   pages.forEach((p, i) => {
     p.drawText(`Contrato nº ${input.id} · página ${i + 1} de ${pages.length}`, {
@@ -213,6 +234,7 @@ export const LEGAL_BASIS =
   "usada como referência): assinatura eletrônica simples, com registro de integridade (SHA-256) que torna detectável " +
   "qualquer alteração posterior do documento.";
 
+/** Said only when the contract names witnesses (the settings' contrato_nome1/2): otherwise nothing about them. */
 export const WITNESS_NOTE =
   "Testemunhas: o título executivo extrajudicial do art. 784, III, do CPC pede a assinatura de duas testemunhas; " +
   "o § 4º do mesmo artigo (Lei 14.620/2023) as dispensa em documentos eletrônicos cuja integridade seja conferida por " +
@@ -268,8 +290,10 @@ export async function appendEvidencePage(original: Buffer, ev: EvidenceInput): P
   }
   put(LEGAL_BASIS, font, 9);
   y -= 4;
-  put(WITNESS_NOTE, font, 9);
-  y -= 4;
+  if (ev.witnesses.length) {
+    put(WITNESS_NOTE, font, 9);
+    y -= 4;
+  }
   put(
     "O SHA-256 deste arquivo final (com esta página) fica registrado no sistema do provedor junto às evidências acima; " +
       "qualquer alteração do arquivo muda esse valor.",

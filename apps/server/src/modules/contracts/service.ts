@@ -6,6 +6,7 @@ import {
   type ContractsQuery,
   contractCreateBody,
   contractsQuery,
+  companyFromSettings,
   cpfDigits,
   type ContractValues,
   contractDate,
@@ -99,10 +100,15 @@ export const WITNESS_KEYS = ["contrato_nome1", "contrato_cpf1", "contrato_nome2"
 
 export const witnessesOf = witnessesFromSettings;
 
+/** The provider's identity (the PDF's header and CONTRATADA, `{empresa}`, `{cnpj_empresa}`, `{endereco_empresa}`). */
+export const COMPANY_KEYS = ["empresa_nome", "empresa_cnpj", "empresa_endereco"] as const;
+
+export const companyOf = companyFromSettings;
+
 /** The values a stored contract's variables take (its date: the day it was created, in the product's time zone). */
 export function valuesOf(
   c: ContractRow,
-  s: Record<(typeof WITNESS_KEYS)[number] | "timezone", string>,
+  s: Record<(typeof WITNESS_KEYS)[number] | (typeof COMPANY_KEYS)[number] | "timezone", string>,
   extra: { titulo?: string; link?: string } = {},
 ): ContractValues {
   let campos: Record<string, string> = {};
@@ -118,6 +124,7 @@ export function valuesOf(
     telefone: c.telefone,
     campos,
     witnesses: witnessesOf(s),
+    empresa: companyOf(s),
     data: contractDate(new Date(c.createdAt), s.timezone || "America/Sao_Paulo"),
     ...extra,
   };
@@ -151,7 +158,7 @@ export async function createContract(
     .select({ version: contractTemplates.version })
     .from(contractTemplates)
     .where(eq(contractTemplates.id, template.id));
-  const settings = await getSettingValues(ctx.db, [...WITNESS_KEYS, "timezone"]);
+  const settings = await getSettingValues(ctx.db, [...WITNESS_KEYS, ...COMPANY_KEYS, "timezone"]);
   const timeZone = settings.timezone || "America/Sao_Paulo";
   const now = new Date(deps.clock.now());
   const telefone = ticket.contact.number ?? ticket.contact.lid ?? "";
@@ -163,6 +170,7 @@ export async function createContract(
     telefone,
     campos,
     witnesses: witnessesOf(settings),
+    empresa: companyOf(settings),
     data: contractDate(now, timeZone),
   });
   const row = await ctx.db.transaction(async (tx) => {
@@ -238,7 +246,7 @@ export function newSigningToken(): { token: string; hash: string } {
 }
 
 /**
- * The generate job: the PDF (logo, background, watermark, witnesses), then in one transaction the
+ * The generate job: the PDF (logo, background, watermark, the provider's header, witnesses), then in one transaction the
  * file on the row, a signing link (only its hash stored) and the message with it in the outbox.
  * A retried run finds the row done and does nothing; a run that crashed after writing its file
  * leaves that file unreferenced (the next run writes its own).
@@ -250,6 +258,7 @@ export async function runGenerate(deps: ContractDeps, contractId: number): Promi
   if (c.ticketId === null) throw new Error("the contract's ticket was deleted");
   const s = await getSettingValues(ctx.db, [
     ...WITNESS_KEYS,
+    ...COMPANY_KEYS,
     "timezone",
     "mail_logo",
     "mail_fundo_contrato",
@@ -270,6 +279,7 @@ export async function runGenerate(deps: ContractDeps, contractId: number): Promi
     nome: c.nome,
     cpf: formatCpf(c.cpf),
     witnesses: witnessesOf(s),
+    empresa: companyOf(s),
     images,
     createdAt: new Date(c.createdAt),
   });

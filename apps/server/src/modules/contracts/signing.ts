@@ -10,6 +10,7 @@ import type { Queued } from "../outbox/deps.js";
 import { getSettingValues } from "../settings/service.js";
 import { loadTicket } from "../tickets/queries.js";
 import {
+  COMPANY_KEYS,
   type ContractDeps,
   type ContractRow,
   confirmationText,
@@ -167,7 +168,7 @@ export async function acceptSigning(
   if (!original || input.documentoSha256.toLowerCase() !== c.fileSha256 || sha256(original) !== c.fileSha256) {
     throw new AppError("ERR_SIGNING_DOCUMENT_CHANGED");
   }
-  const s = await getSettingValues(ctx.db, [...WITNESS_KEYS, "timezone", "msgConfirmacaoAssinatura"]);
+  const s = await getSettingValues(ctx.db, [...WITNESS_KEYS, ...COMPANY_KEYS, "timezone", "msgConfirmacaoAssinatura"]);
   const signedAt = new Date(deps.clock.now());
   // pdf-lib is loaded with the first contract, not at boot
   const { appendEvidencePage } = await import("./pdf.js");

@@ -11,7 +11,37 @@ function templateOf(r: typeof contractTemplates.$inferSelect): ContractTemplate 
   return { id: r.id, titulo: r.titulo, corpo: r.corpo, padrao: r.padrao, updatedAt: new Date(r.updatedAt).toISOString() };
 }
 
-/** At start: the default template ships when there is none. */
+/**
+ * The default template's text as shipped before the provider's identity was a setting (issue 53):
+ * its CONTRATADA was "o provedor identificado no cabeçalho", and the PDF had no such header.
+ */
+export const PREVIOUS_DEFAULT_CORPO = `CONTRATO DE PRESTAÇÃO DE SERVIÇOS DE ACESSO À INTERNET
+
+CONTRATANTE: {nome}, inscrito(a) no CPF sob o nº {cpf}, e-mail {email}, telefone {telefone}, residente em {endereco}.
+
+CONTRATADA: o provedor identificado no cabeçalho deste documento, doravante CONTRATADA.
+
+1. OBJETO. A CONTRATADA prestará ao CONTRATANTE o serviço de acesso à internet no plano {plano}, no endereço acima.
+
+2. PREÇO. O CONTRATANTE pagará mensalmente o valor de {valor}, com vencimento no dia escolhido na instalação.
+
+3. PRAZO. Este contrato vigora por prazo indeterminado a partir da data de sua assinatura, podendo ser rescindido por qualquer das partes mediante aviso prévio de 30 (trinta) dias.
+
+4. OBRIGAÇÕES. A CONTRATADA manterá o serviço disponível conforme a regulamentação da Anatel; o CONTRATANTE zelará pelos equipamentos cedidos em comodato e os devolverá ao fim do contrato.
+
+5. ASSINATURA ELETRÔNICA. As partes reconhecem como válida a assinatura eletrônica deste instrumento, nos termos do art. 10, § 2º, da MP 2.200-2/2001, por meio de link pessoal enviado ao WhatsApp do CONTRATANTE, com conferência de CPF e aceite expresso.
+
+{data}
+
+Testemunhas:
+{testemunha1_nome} — CPF {testemunha1_cpf}
+{testemunha2_nome} — CPF {testemunha2_cpf}`;
+
+/**
+ * At start: the default template ships when there is none; a template still word for word the
+ * previous default text gets today's (a new version: contracts already made keep their text),
+ * one an admin edited stays as written.
+ */
 export async function ensureDefaultTemplate(db: DbOrTx) {
   const [{ n }] = await db.select({ n: count() }).from(contractTemplates);
   // several processes starting together: the one default (a unique index) is inserted once
@@ -20,6 +50,10 @@ export async function ensureDefaultTemplate(db: DbOrTx) {
       .insert(contractTemplates)
       .values({ ...DEFAULT_CONTRACT_TEMPLATE, padrao: true })
       .onConflictDoNothing();
+  await db
+    .update(contractTemplates)
+    .set({ corpo: DEFAULT_CONTRACT_TEMPLATE.corpo, version: sql`${contractTemplates.version} + 1`, updatedAt: sql`now()` })
+    .where(eq(contractTemplates.corpo, PREVIOUS_DEFAULT_CORPO));
 }
 
 export async function listTemplates(db: DbOrTx): Promise<ContractTemplate[]> {

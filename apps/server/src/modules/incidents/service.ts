@@ -14,6 +14,7 @@ import type { AppContext, SessionUser } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import { enqueueJob, releaseOwnKey } from "../../jobs/runner.js";
 import { AppError } from "../../lib/errors.js";
+import { canSee } from "../access/visibility.js";
 import type { Clock } from "../../lib/pace.js";
 import { iso } from "../../lib/sql.js";
 import { historyTicket } from "../disparos/send.js";
@@ -453,29 +454,35 @@ export async function runCloseTickets(deps: IncidentDeps, p: { incidentId: numbe
     sql`select id, profile from users where id = ${p.userId}`,
   );
   const u = users[0];
-  // the closer is gone: the system finishes them (the same transition an auto-close makes)
+  // the bulk close acts as its closer would one ticket at a time: a closer gone since closes nothing
+  if (!u) {
+    ctx.log.warn({ incidentId: p.incidentId, userId: p.userId }, "incident tickets not closed: the user who asked is gone");
+    return;
+  }
   const { rows: queueRows } = await ctx.db.execute<{ queue_id: number }>(sql`select queue_id from user_queues where user_id = ${p.userId}`);
-  const { rows } = await ctx.db.execute<{ ticket_id: number }>(sql`
-    select it.ticket_id from incident_tickets it join tickets t on t.id = it.ticket_id
+  const actor = { kind: "user" as const, id: Number(u.id), profile: u.profile, queueIds: queueRows.map((q) => Number(q.queue_id)) };
+  const { rows } = await ctx.db.execute<{ ticket_id: number; queue_id: number | null; user_id: number | null }>(sql`
+    select it.ticket_id, t.queue_id, t.user_id from incident_tickets it join tickets t on t.id = it.ticket_id
     where it.incident_id = ${p.incidentId} and t.status in ('open', 'pending') order by it.ticket_id`);
   let closed = 0;
+  let skipped = 0;
   for (const r of rows) {
+    // the same rule as PUT /tickets/{id}: a ticket its closer may not see (another queue's) stays open
+    // (the transition checks it again under the row's lock, in case it moved since)
+    if (
+      !canSee(actor, { queueId: r.queue_id === null ? null : Number(r.queue_id), userId: r.user_id === null ? null : Number(r.user_id) })
+    ) {
+      skipped++;
+      continue;
+    }
     try {
-      const done = await ctx.db.transaction((tx) =>
-        transitionTicket(
-          tx,
-          Number(r.ticket_id),
-          u
-            ? { kind: "user", id: Number(u.id), profile: u.profile, queueIds: queueRows.map((q) => Number(q.queue_id)) }
-            : { kind: "system" },
-          u ? { type: "finish" } : { type: "autoClose" },
-        ),
-      );
+      const done = await ctx.db.transaction((tx) => transitionTicket(tx, Number(r.ticket_id), actor, { type: "finish" }));
       await afterTransition(deps.conv, done);
       if (done.changed) closed++;
     } catch (err) {
-      ctx.log.warn({ err, ticketId: r.ticket_id, incidentId: p.incidentId }, "closing an incident's ticket failed");
+      if (err instanceof AppError && err.code === "ERR_NO_PERMISSION") skipped++;
+      else ctx.log.warn({ err, ticketId: r.ticket_id, incidentId: p.incidentId }, "closing an incident's ticket failed");
     }
   }
-  ctx.log.info({ incidentId: p.incidentId, closed }, "incident tickets closed");
+  ctx.log.info({ incidentId: p.incidentId, closed, skipped }, "incident tickets closed");
 }

@@ -19,7 +19,7 @@ import { AppError } from "../../lib/errors.js";
 import type { FileStore } from "../../lib/media.js";
 import { iso } from "../../lib/sql.js";
 import { zip, type ZipEntry } from "../../lib/zip.js";
-import { auditOfContact, recordAudit } from "../audit/service.js";
+import { auditForCustomer, recordAudit } from "../audit/service.js";
 import { getContact } from "../contacts/service.js";
 import type { ConvDeps } from "../outbox/deps.js";
 
@@ -108,7 +108,7 @@ export async function exportContact(deps: LgpdDeps, actor: SessionUser, id: numb
     db.select().from(disparos).where(disparosOf(c)),
     db.select().from(contracts).where(inTickets(contracts.ticketId)),
     db.select().from(billingLinks).where(eq(billingLinks.contactId, id)),
-    auditOfContact(db, id),
+    auditForCustomer(db, id),
   ]);
 
   const files: ZipEntry[] = [];
@@ -143,7 +143,7 @@ export async function exportContact(deps: LgpdDeps, actor: SessionUser, id: numb
         "Dados pessoais mantidos pelo Balcão sobre este contato (LGPD, art. 18 II).\n" +
           "contact.json: o contato; tickets.json: os atendimentos; messages.json: as mensagens (arquivos em media/);\n" +
           "schedules.json: agendamentos; disparos.json: envios em massa; contracts.json: contratos (PDFs em contracts/);\n" +
-          "billing-links.json: vínculos com o sistema de cobrança; audit.json: registros de auditoria sobre o contato.\n" +
+          "billing-links.json: vínculos com o sistema de cobrança; audit.json: o que foi feito com os dados do contato, e quando.\n" +
           `Gerado em ${now.toISOString()}.\n`,
         "utf8",
       ),
@@ -303,9 +303,29 @@ export async function eraseContact(deps: LgpdDeps, actor: SessionUser, id: numbe
     await tx.delete(contactOptOuts).where(eq(contactOptOuts.contactId, id));
     // the contact-number history of the old audit table (numbers): anonymised
     await tx.execute(sql`update audit_log set old_value = null, new_value = null where entity = 'contact' and entity_id = ${id}`);
-    // the inbound journal keeps the raw events of a chat for a while: the contact's go now
+    // the inbound journal keeps the raw events of a chat for a while (finished, or failed and kept for
+    // a look): the contact's go now; one still waiting is processed into the erased chat (its text then
+    // stands as any new message does)
     const chats = [c.number, c.lid].filter((v): v is string => !!v);
-    if (chats.length) await tx.execute(sql`delete from inbound_events where state = 'done' and ${inArray(sql`chat`, chats)}`);
+    if (chats.length) await tx.execute(sql`delete from inbound_events where state in ('done', 'failed') and ${inArray(sql`chat`, chats)}`);
+    if (ticketIds.length) {
+      // the Cloud send ledger keeps each request's body (text and number) until the send is done:
+      // the entry stays (it is what keeps a send from going twice), its body goes
+      await tx.execute(sql`
+        update whatsapp_auth_keys k set value = (k.value::jsonb - 'body')::text
+        where k.key like 'out:%' and k.value like '%"body"%'
+          and k.key in (select 'out:' || m.wid from messages m where ${inArray(sql`m.ticket_id`, ticketIds)} and m.wid is not null)`);
+      // what the billing system answered in the chat's actions (may name the customer)
+      await tx.execute(sql`update billing_actions set message = '' where ${inArray(sql`ticket_id`, ticketIds)}`);
+    }
+    // the unsigned contracts' signing evidence (the customer's address and browser) and links
+    if (unsigned.length) {
+      const ids = unsigned.map((u) => u.id);
+      await tx.execute(sql`delete from contract_evidence where ${inArray(sql`contract_id`, ids)}`);
+      await tx.execute(sql`delete from contract_tokens where ${inArray(sql`contract_id`, ids)}`);
+    }
+    // calls between processes that carried the number (a number check) and are done
+    if (c.number) await tx.execute(sql`delete from owner_calls where done_at is not null and strpos(args::text, ${c.number}) > 0`);
     await tx
       .update(contacts)
       .set({

@@ -271,7 +271,8 @@ export async function deleteMessage(conv: ConvDeps, user: SessionUser, id: numbe
         action: "message.delete",
         target: `message:${id}`,
         contactId: ticket.contactId,
-        before: { ticketId: row.ticketId, body: row.body, source: row.source, mediaType: row.mediaType },
+        // by reference: the message's id, kind and source, never its text (the row keeps it, where the erasure reaches it)
+        before: { ticketId: row.ticketId, source: row.source, mediaType: row.mediaType },
       });
     });
   }

@@ -139,13 +139,17 @@ async function enqueueStatement(tx: DbOrTx, msg: OutgoingMessage, claim?: { scop
         mediaType: messages.mediaType,
         mediaKey: messages.mediaKey,
         isDeleted: messages.isDeleted,
+        source: messages.source,
         contact: { id: contacts.id, name: contacts.name },
       })
       .from(messages)
       .leftJoin(contacts, eq(contacts.id, messages.contactId))
       .where(and(eq(messages.id, msg.quotedMsgId), eq(messages.ticketId, msg.ticket.id)));
     if (!q) throw new AppError("ERR_NO_MESSAGE_FOUND");
-    if (q.wid) quoted = { id: q.wid, fromMe: q.fromMe, body: q.body, author: q.fromMe ? undefined : to };
+    // the quote travels with the message: a deleted message's text is not sent again inside it, and an
+    // internal note (never on the phone) is not quoted to the customer at all
+    if (q.wid && q.source !== "note")
+      quoted = { id: q.wid, fromMe: q.fromMe, body: q.isDeleted ? "" : q.body, author: q.fromMe ? undefined : to };
     quotedMsg = {
       id: q.id,
       body: q.isDeleted ? "" : q.body,

@@ -78,7 +78,7 @@ export function settingRoutes(ctx: AppContext, guard: Guards, clock: Clock, bran
         preHandler: guard.admin,
         schema: {
           tags,
-          description: `Changes one setting.${GATE_NOTE} darkMode (the top bar's switch) is not gated; settingsPassword can be created without a token while none is set.`,
+          description: `Changes one setting.${GATE_NOTE} darkMode (the top bar's switch) is not gated; settingsPassword can be created without a token while none is set. A saved secret goes only to its saved address: changing aiBaseUrl, integrationUrl or the mail server (host, port, security) while its key/token/password is saved needs it typed again as \`secret\` in the same body (else 400 ERR_VALIDATION naming secret); clearing the address drops it. auditRetentionDays: 0 (forever) or at least 90.`,
           params: z.object({ key: z.string().max(100) }),
           headers: tokenHeader,
           body: settingUpdateBody,
@@ -88,7 +88,7 @@ export function settingRoutes(ctx: AppContext, guard: Guards, clock: Clock, bran
       async (req) => {
         service.assertKey(req.params.key);
         if (!UNGATED_SETTING_KEYS.includes(req.params.key)) await checkGate(req);
-        return service.updateSetting(ctx, req.params.key, req.body.value, sessionUser(req));
+        return service.updateSetting(ctx, req.params.key, req.body.value, sessionUser(req), req.body.secret);
       },
     );
     /** The 'Acesso restrito' gate of the settings screen, checked here. */

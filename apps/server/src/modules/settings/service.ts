@@ -2,12 +2,17 @@ import { type AuditActor, recordAudit } from "../audit/service.js";
 import { createHash, randomBytes } from "node:crypto";
 import {
   AGENT_SETTING_KEYS,
+  AUDIT_RETENTION_MIN_DAYS,
   BRANDING_UPLOAD_KEYS,
   type BrandingUploadKey,
+  CNPJ_SETTING_KEYS,
   COLOR_SETTING_KEYS,
+  COMPANY_TEXT_MAX,
   CPF_SETTING_KEYS,
+  cnpjSettingValue,
   isValidCpf,
   READ_ONLY_SETTING_KEYS,
+  SECRET_ADDRESS_GROUPS,
   SECRET_SETTING_KEYS,
   SETTING_CHOICES,
   SETTING_DEFAULTS,
@@ -84,6 +89,14 @@ function validate(key: SettingKey, value: string): string {
     if (!isValidCpf(digits)) throw bad("CPF inválido");
     return digits;
   }
+  if (CNPJ_SETTING_KEYS.includes(key)) {
+    // the contract's schema, as the settings screen checks it: kept without the mask
+    const cnpj = cnpjSettingValue.safeParse(value);
+    if (!cnpj.success) throw bad(cnpj.error.issues[0]?.message ?? "CNPJ inválido");
+    return cnpj.data;
+  }
+  const max = COMPANY_TEXT_MAX[key];
+  if (max !== undefined && value.length > max) throw bad(`At most ${max} characters`);
   const imageKeys: readonly string[] = [...Object.values(BRANDING_UPLOAD_KEYS), "mail_logo", "mail_fundo_contrato", "mail_marca_agua"];
   if (imageKeys.includes(key) && value !== "" && !/^\/branding\/[a-f0-9]{32}\.[a-z]{3,4}$/.test(value) && !isHttpUrl(value))
     throw bad("Must be an uploaded image or an https address");
@@ -106,40 +119,92 @@ export function assertKey(key: string): asserts key is SettingKey {
   if (!isKey(key)) throw new AppError("ERR_NO_SETTING_FOUND");
 }
 
-export async function updateSetting(ctx: AppContext, key: string, rawValue: string, actor?: AuditActor): Promise<PublicSetting> {
+export async function updateSetting(
+  ctx: AppContext,
+  key: string,
+  rawValue: string,
+  actor?: AuditActor,
+  typedSecret?: string,
+): Promise<PublicSetting> {
   assertKey(key);
   if (READ_ONLY_SETTING_KEYS.includes(key)) throw new AppError("ERR_NO_PERMISSION");
   let value = validate(key, rawValue.trim());
   if (key === "settingsPassword" && value !== "") value = await hashPassword(value);
-  return storeSetting(ctx, key, value, actor);
+  if (key === "auditRetentionDays" && value !== "0" && Number(value) < AUDIT_RETENTION_MIN_DAYS)
+    throw new AppError("ERR_VALIDATION", 400, { value: [`0 (para sempre) ou pelo menos ${AUDIT_RETENTION_MIN_DAYS} dias`] });
+  const group = SECRET_ADDRESS_GROUPS.find((g) => g.address.includes(key));
+  if (!group) return storeSetting(ctx, key, value, actor);
+  return storeSetting(ctx, key, value, actor, async (tx) => {
+    // a saved secret goes only to its saved address: a new address needs it typed again, here
+    const keys = [...group.address, group.secret];
+    const rows = await tx.select().from(settings).where(inArray(settings.key, keys)).for("update");
+    const saved = (k: SettingKey) => rows.find((r) => r.key === k)?.value ?? SETTING_DEFAULTS[k];
+    const address = (v: (k: SettingKey) => string) => group.address.map((k) => normalAddress(v(k))).join("|");
+    const moved = address(saved) !== address((k) => (k === key ? value : saved(k)));
+    const secret = typedSecret?.trim() ?? "";
+    if (secret) return [[group.secret, validate(group.secret, secret)]];
+    if (!moved || saved(group.secret) === "") return [];
+    // no address any more: the secret has nowhere to go and is dropped
+    const primary = group.address[0];
+    if ((primary === key ? value : saved(primary)) === "") return [[group.secret, ""]];
+    throw new AppError("ERR_VALIDATION", 400, { value: [group.retype], secret: [group.retype] });
+  });
+}
+
+/** An address as compared for its secret: a URL without case, trailing slashes or default form; anything else trimmed, lowercase. */
+function normalAddress(v: string): string {
+  const t = v.trim();
+  try {
+    const u = new URL(t);
+    return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, "")}${u.search}`;
+  } catch {
+    return t.toLowerCase().replace(/\.$/, "");
+  }
 }
 
 /**
  * Writes a checked value (audited with the value before, in one transaction; a secret's values
  * are never recorded, only that it changed) and tells every open browser (the `settings` event, secrets masked).
+ * `alongside`, in the same transaction before the write, may refuse it or answer other keys written with it.
  */
-async function storeSetting(ctx: AppContext, key: SettingKey, value: string, actor?: AuditActor): Promise<PublicSetting> {
-  await ctx.db.transaction(async (tx) => {
-    const [old] = await tx.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).for("update");
-    await tx
-      .insert(settings)
-      .values({ key, value })
-      .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: new Date() } });
-    const before = old?.value ?? SETTING_DEFAULTS[key];
-    if (actor !== undefined && before !== value) {
-      // recordAudit redacts a secret setting's value ({ key, value }) to "[redacted]"
-      await recordAudit(tx, {
-        actor,
-        action: "settings.update",
-        target: `setting:${key}`,
-        before: { key, value: before },
-        after: { key, value },
-      });
-    }
+async function storeSetting(
+  ctx: AppContext,
+  key: SettingKey,
+  value: string,
+  actor?: AuditActor,
+  alongside?: (tx: DbOrTx) => Promise<[SettingKey, string][]>,
+): Promise<PublicSetting> {
+  const written = await ctx.db.transaction(async (tx) => {
+    const writes: [SettingKey, string][] = [...((await alongside?.(tx)) ?? []), [key, value]];
+    for (const [k, v] of writes) await writeSetting(tx, k, v, actor);
+    return writes;
   });
-  const setting = present(key, value);
-  ctx.events.publish("setting.updated", { setting });
+  let setting = present(key, value);
+  for (const [k, v] of written) {
+    const p = present(k, v);
+    ctx.events.publish("setting.updated", { setting: p });
+    if (k === key) setting = p;
+  }
   return setting;
+}
+
+async function writeSetting(tx: DbOrTx, key: SettingKey, value: string, actor?: AuditActor): Promise<void> {
+  const [old] = await tx.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).for("update");
+  await tx
+    .insert(settings)
+    .values({ key, value })
+    .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: new Date() } });
+  const before = old?.value ?? SETTING_DEFAULTS[key];
+  if (actor !== undefined && before !== value) {
+    // recordAudit redacts a secret setting's value ({ key, value }) to "[redacted]"
+    await recordAudit(tx, {
+      actor,
+      action: "settings.update",
+      target: `setting:${key}`,
+      before: { key, value: before },
+      after: { key, value },
+    });
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ErrorCode, Profile, TicketStatus } from "@balcao/contract";
+import { canSee } from "../access/visibility.js";
 
 /**
  * Every ticket status change, decided in one place by a pure function: from the ticket as it is,
@@ -74,6 +75,9 @@ const privileged = (a: Actor) => a.kind === "user" && (a.profile === "admin" || 
  */
 export function decideTransition(t: TicketState, actor: Actor, req: TransitionRequest): Outcome {
   const deny = (error: ErrorCode = "ERR_NO_PERMISSION"): Outcome => ({ ok: false, error });
+  // visibility again, on the locked row: a caller acting on many tickets at once (an incident's close)
+  // meets the rule a single ticket's route checks first
+  if (actor.kind === "user" && !canSee(actor, t)) return deny();
   if (actor.kind === "user" && !privileged(actor)) {
     // an open ticket is its owner's: others (but admins and supervisors) may not act on it
     if (t.status === "open" && t.userId !== null && t.userId !== actor.id) return deny();

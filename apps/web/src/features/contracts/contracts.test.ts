@@ -42,6 +42,24 @@ describe("the 'Novo Contrato' preview", () => {
     expect(out).not.toMatch(/\{[a-z0-9_]+\}/);
   });
 
+  it("names the provider configured in the settings, and prints the PDF's blank where none is", () => {
+    const company = {
+      empresa_nome: "Provedor Exemplo Telecom Ltda.",
+      empresa_cnpj: "11222333000181",
+      empresa_endereco: "Rua das Antenas, 100",
+    };
+    const text = "{empresa} | {cnpj_empresa} | {endereco_empresa}";
+    expect(fillContract(text, previewValues({ ...form, settings: { ...SETTINGS, ...company } }))).toBe(
+      "Provedor Exemplo Telecom Ltda. | 11.222.333/0001-81 | Rua das Antenas, 100",
+    );
+    expect(fillContract(text, previewValues(form))).toBe("________________ | ________________ | ________________");
+    // an agent's field of the same name does not rename the provider
+    expect(fillContract("{empresa}", previewValues({ ...form, campos: { empresa: "Outra" }, settings: { ...SETTINGS, ...company } }))).toBe(
+      "Provedor Exemplo Telecom Ltda.",
+    );
+    expect(DEFAULT_CONTRACT_TEMPLATE.corpo).not.toContain("cabeçalho");
+  });
+
   it("the messages' variables fill when given, and only then", () => {
     const text = CONTRACT_MESSAGE_VARIABLES.map((v) => `{${v}}`).join(" ");
     expect(fillContract(text, { ...previewValues(form), titulo: "Adesão", link: "https://x.test/assinar/abc" })).toBe(

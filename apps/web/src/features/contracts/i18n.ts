@@ -80,6 +80,8 @@ const pt = {
       delete: "Excluir",
       confirmDelete: "Excluir este modelo?",
       empty: "Nenhum modelo.",
+      companyUnset:
+        "Os dados da empresa (razão social, CNPJ, endereço) não estão todos configurados: onde faltarem, o contrato sai com um espaço em branco para preencher. Configure em Configurações → Dados da empresa.",
     },
   },
 };
@@ -155,6 +157,8 @@ const en: typeof pt = {
       delete: "Delete",
       confirmDelete: "Delete this template?",
       empty: "No templates.",
+      companyUnset:
+        "The company details (legal name, CNPJ, address) are not all set: where one is missing, the contract prints a blank line to fill. Set them in Settings → Company details.",
     },
   },
 };
@@ -238,6 +242,8 @@ const es: typeof pt = {
       delete: "Eliminar",
       confirmDelete: "¿Eliminar este modelo?",
       empty: "Ningún modelo.",
+      companyUnset:
+        "Los datos de la empresa (razón social, CNPJ, dirección) no están todos configurados: donde falten, el contrato sale con un espacio en blanco para completar. Configúrelos en Configuración → Datos de la empresa.",
     },
   },
 };

@@ -1,8 +1,9 @@
-import { type ContractValues, contractDate, witnessesFromSettings } from "@balcao/contract";
+import { type ContractValues, companyFromSettings, contractDate, witnessesFromSettings } from "@balcao/contract";
 
 /**
  * The values the 'Novo Contrato' preview fills a template with: the form, the ticket's number, and
- * the witnesses and time zone of the settings — what the server fills the PDF with (fillContract).
+ * the witnesses, the provider's identity and the time zone of the settings — what the server fills
+ * the PDF with (fillContract).
  */
 export function previewValues(p: {
   nome: string;
@@ -21,6 +22,7 @@ export function previewValues(p: {
     telefone: p.telefone,
     campos: p.campos,
     witnesses: witnessesFromSettings(s),
+    empresa: companyFromSettings(s),
     data: contractDate(p.now, s.timezone || "America/Sao_Paulo"),
   };
 }

@@ -116,7 +116,7 @@ export async function fetchContractFile(caminho: string): Promise<string> {
   return URL.createObjectURL(await res.blob());
 }
 
-/** What the 'Novo Contrato' preview fills from the settings: the witnesses and the time zone (any signed-in user reads them). */
+/** What the contracts' previews fill from the settings: the witnesses, the provider's identity and the time zone (any signed-in user reads them). */
 export function useContractSettings(enabled = true) {
   return useQuery({
     queryKey: ["contracts", "settings"],

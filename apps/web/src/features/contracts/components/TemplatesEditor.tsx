@@ -1,6 +1,14 @@
 import "../i18n";
-import { CONTRACT_VARIABLES, type ContractTemplate, type ContractValues, contractDate, fillContract } from "@balcao/contract";
+import {
+  CONTRACT_VARIABLES,
+  type ContractTemplate,
+  type ContractValues,
+  companyFromSettings,
+  contractDate,
+  fillContract,
+} from "@balcao/contract";
 import AddIcon from "@mui/icons-material/Add";
+import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Chip from "@mui/material/Chip";
@@ -16,15 +24,19 @@ import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import { toastError, toastSuccess } from "../../../lib/toast";
-import { useDeleteTemplate, useSaveTemplate, useTemplates } from "../api/contracts";
+import { useContractSettings, useDeleteTemplate, useSaveTemplate, useTemplates } from "../api/contracts";
 
-/** What the preview fills the variables with: a sample customer, through the same filling as the PDF. */
+/**
+ * What the preview fills the variables with: a sample customer, through the same filling as the
+ * PDF; the provider is the one configured (Configurações → Dados da empresa), and where it is not,
+ * the blank the PDF prints.
+ */
 const SAMPLE: ContractValues = {
   nome: "Maria da Silva",
   cpf: "529.982.247-25",
   email: "maria@exemplo.com.br",
   telefone: "5511987654321",
-  campos: { endereco: "Rua das Flores, 10 — Centro", plano: "Fibra 500 Mega", valor: "R$ 99,90", empresa: "Provedor Exemplo Ltda." },
+  campos: { endereco: "Rua das Flores, 10 — Centro", plano: "Fibra 500 Mega", valor: "R$ 99,90" },
   witnesses: [
     { nome: "Testemunha 1", cpf: "111.444.777-35" },
     { nome: "Testemunha 2", cpf: "123.456.789-09" },
@@ -36,6 +48,7 @@ const SAMPLE: ContractValues = {
 export function TemplatesEditor() {
   const { t } = useTranslation();
   const templates = useTemplates();
+  const settings = useContractSettings();
   const save = useSaveTemplate();
   const remove = useDeleteTemplate();
   const [selected, setSelected] = useState<ContractTemplate | "new" | null>(null);
@@ -58,7 +71,8 @@ export function TemplatesEditor() {
       setPadrao(selected.padrao);
     }
   }, [selected]);
-  const preview = useMemo(() => fillContract(corpo, SAMPLE), [corpo]);
+  const empresa = useMemo(() => companyFromSettings(settings.data ?? {}), [settings.data]);
+  const preview = useMemo(() => fillContract(corpo, { ...SAMPLE, empresa }), [corpo, empresa]);
   const current = selected && selected !== "new" ? selected : undefined;
 
   return (
@@ -128,6 +142,11 @@ export function TemplatesEditor() {
         <Typography variant="subtitle1" gutterBottom>
           {t("contracts.templates.preview")}
         </Typography>
+        {settings.isSuccess && !(empresa.nome && empresa.cnpj && empresa.endereco) && (
+          <Alert severity="info" sx={{ mb: 1 }} data-testid="template-company-unset">
+            {t("contracts.templates.companyUnset")}
+          </Alert>
+        )}
         <Paper
           variant="outlined"
           sx={{ p: 2, whiteSpace: "pre-wrap", fontSize: 13, maxHeight: 560, overflow: "auto", fontFamily: "Georgia, serif" }}

@@ -87,8 +87,9 @@ export function useMergeSetting() {
 export function useUpdateSetting() {
   const merge = useMergeSetting();
   return useMutation({
-    mutationFn: ({ key, value }: { key: SettingKey; value: string }) =>
-      http.request<SettingRow>("PUT", `/settings/${key}`, { body: { value }, headers: gateHeaders() }),
+    /** `secret`: an address's saved secret typed again with it (a saved one goes only to its saved address) */
+    mutationFn: ({ key, value, secret }: { key: SettingKey; value: string; secret?: string }) =>
+      http.request<SettingRow>("PUT", `/settings/${key}`, { body: { value, ...(secret && { secret }) }, headers: gateHeaders() }),
     onSuccess: merge,
     onError: closeGateOn,
   });

@@ -1,4 +1,12 @@
-import { formatCpf, isValidCpf, type SettingKey } from "@balcao/contract";
+import {
+  cnpjSettingValue,
+  formatCnpj,
+  formatCpf,
+  isValidCpf,
+  normalizeDocument,
+  SECRET_ADDRESS_GROUPS,
+  type SettingKey,
+} from "@balcao/contract";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
@@ -16,7 +24,7 @@ import { toastError, toastSuccess } from "../../../lib/toast";
 import { useSettings, useUpdateSetting } from "../api/get-settings";
 
 export type FieldSpec =
-  | { key: SettingKey; kind: "text" | "url" | "number" | "multiline" | "secret" | "cpf" | "color"; help?: string }
+  | { key: SettingKey; kind: "text" | "url" | "number" | "multiline" | "secret" | "cpf" | "cnpj" | "color"; help?: string }
   | { key: SettingKey; kind: "switch" }
   | { key: SettingKey; kind: "select"; options: readonly string[] };
 
@@ -54,6 +62,8 @@ export function SettingsSection({
 
   const clientError = (f: FieldSpec, v: string): string | undefined => {
     if (f.kind === "cpf" && v !== "" && !isValidCpf(v)) return t("settings.cpfInvalid");
+    // the server's own check (the contract's schema): the check digits
+    if (f.kind === "cnpj" && !cnpjSettingValue.safeParse(v).success) return t("settings.cnpjInvalid");
     if (f.kind === "url" && v !== "" && !/^https?:\/\/[^\s/]+/i.test(v)) return t("settings.urlInvalid");
     if (f.kind === "number" && !/^\d+$/.test(v)) return t("settings.numberInvalid");
     if (f.kind === "color" && !/^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(v)) return t("settings.colorInvalid");
@@ -72,18 +82,32 @@ export function SettingsSection({
     if (refused) return toastError(refused);
     setSaving(true);
     try {
+      // a saved secret goes only to its saved address: a changed address carries its secret typed again
+      const carried = new Set<string>();
       for (const f of dirty) {
+        const group = SECRET_ADDRESS_GROUPS.find((g) => (g.address as readonly string[]).includes(f.key));
+        const secret = group && draft[group.secret] ? draft[group.secret] : undefined;
+        if (group && secret) carried.add(group.secret);
+      }
+      for (const f of dirty) {
+        if (carried.has(f.key)) continue;
+        const group = SECRET_ADDRESS_GROUPS.find((g) => (g.address as readonly string[]).includes(f.key));
+        const secret = group && draft[group.secret] ? draft[group.secret] : undefined;
         try {
-          await update.mutateAsync({ key: f.key, value: draft[f.key] });
+          await update.mutateAsync({ key: f.key, value: draft[f.key], secret });
           setDraft((d) => {
             const { [f.key]: _, ...rest } = d;
             return rest;
           });
         } catch (err) {
           if (err instanceof ApiError && err.fields?.value) setErrors((e) => ({ ...e, [f.key]: err.fields?.value?.[0] ?? "" }));
+          const secretField = group?.secret;
+          if (err instanceof ApiError && err.fields?.secret && secretField)
+            setErrors((e) => ({ ...e, [secretField]: err.fields?.secret?.[0] ?? "" }));
           throw err;
         }
       }
+      if (carried.size) setDraft((d) => Object.fromEntries(Object.entries(d).filter(([k]) => !carried.has(k))));
       toastSuccess(t("settings.saved"));
       onSaved?.();
     } catch (err) {
@@ -146,10 +170,15 @@ export function SettingsSection({
                 autoComplete={f.kind === "secret" ? "new-password" : "off"}
                 multiline={f.kind === "multiline"}
                 minRows={f.kind === "multiline" ? 2 : undefined}
-                value={f.kind === "cpf" ? formatCpf(v) : v}
+                value={f.kind === "cpf" ? formatCpf(v) : f.kind === "cnpj" ? formatCnpj(v) : v}
                 placeholder={f.kind === "secret" && has(f.key) ? "••••••••" : undefined}
                 onChange={(e) => {
-                  const next = f.kind === "cpf" ? e.target.value.replace(/\D/g, "").slice(0, 11) : e.target.value;
+                  const next =
+                    f.kind === "cpf"
+                      ? e.target.value.replace(/\D/g, "").slice(0, 11)
+                      : f.kind === "cnpj"
+                        ? normalizeDocument(e.target.value).slice(0, 14)
+                        : e.target.value;
                   setValue(f.key, next);
                 }}
                 error={Boolean(errors[f.key])}

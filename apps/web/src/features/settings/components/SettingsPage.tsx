@@ -15,6 +15,7 @@ import { PixSection } from "./sections/PixSection";
 import {
   AccessSection,
   ColorsSection,
+  CompanySection,
   IntegrationSection,
   LogosSection,
   RetentionSection,
@@ -49,6 +50,7 @@ export default function SettingsPage() {
         ) : (
           <Box sx={{ maxWidth: 900, mx: "auto" }}>
             <PixSection />
+            <CompanySection />
             <WitnessSection />
             <IntegrationSection />
             <SelfServiceSection />

@@ -12,6 +12,20 @@ import { lockSettings } from "../../api/settings-token";
 import { ImageUpload } from "../ImageUpload";
 import { SettingsSection } from "../SettingsForm";
 
+/** The provider's identity: its contracts' header and CONTRATADA, `{empresa}`, `{cnpj_empresa}`, `{endereco_empresa}`. */
+export function CompanySection() {
+  return (
+    <SettingsSection
+      id="company"
+      fields={[
+        { key: "empresa_nome", kind: "text", help: "settings.help.empresa_nome" },
+        { key: "empresa_cnpj", kind: "cnpj", help: "settings.help.empresa_cnpj" },
+        { key: "empresa_endereco", kind: "text", help: "settings.help.empresa_endereco" },
+      ]}
+    />
+  );
+}
+
 export function WitnessSection() {
   return (
     <SettingsSection
