@@ -239,13 +239,16 @@ describe("failures are clear and the inbox keeps working", () => {
 
   it("an AI server that is down → 503 ERR_AI_UNAVAILABLE", async () => {
     const { ticketId } = await openTicket();
-    await set("aiBaseUrl", "http://127.0.0.1:9/v1");
+    // the key typed again with each address (a saved one goes only to the saved address)
+    const move = async (value: string) =>
+      expect((await api(t, t.adminToken, "PUT", "/settings/aiBaseUrl", { value, secret: FAKE_AI_KEY })).status).toBe(200);
+    await move("http://127.0.0.1:9/v1");
     try {
       const res = await api(t, agent.token, "POST", `/tickets/${ticketId}/ai/summary`, {});
       expect(res.status).toBe(503);
       expect(res.body.error).toBe("ERR_AI_UNAVAILABLE");
     } finally {
-      await set("aiBaseUrl", ai.baseUrl);
+      await move(ai.baseUrl);
     }
   });
 });

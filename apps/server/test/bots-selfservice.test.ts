@@ -29,7 +29,8 @@ async function useSgp(url = sgp.url) {
     ["integrationApp", SGP_APP],
     ["integrationToken", SGP_TOKEN],
   ])
-    expect((await api(t, t.adminToken, "PUT", `/settings/${key}`, { value })).status).toBe(200);
+    // the token goes with the URL (a saved one goes only to the saved URL)
+    expect((await api(t, t.adminToken, "PUT", `/settings/${key}`, { value, secret: SGP_TOKEN })).status).toBe(200);
 }
 
 beforeAll(async () => {
@@ -211,7 +212,7 @@ describe("the self-service bot step", () => {
       ["integrationToken", MK_SECRET],
       ["mkAuthUnlockDays", "2"],
     ])
-      expect((await api(t, t.adminToken, "PUT", `/settings/${key}`, { value })).status).toBe(200);
+      expect((await api(t, t.adminToken, "PUT", `/settings/${key}`, { value, secret: MK_SECRET })).status).toBe(200);
     try {
       const sim = await connection("after", [financeiro, suporte]);
       await says(sim, JOAO, "oi");

@@ -48,8 +48,9 @@ afterAll(async () => {
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
 });
 
-const put = (key: string, value: string) =>
-  t.app.inject({ method: "PUT", url: `/settings/${key}`, headers: bearer(t.adminToken), payload: { value } });
+/** `secret`: the mail password typed again with a new server (a saved one goes only to the saved server) */
+const put = (key: string, value: string, secret?: string) =>
+  t.app.inject({ method: "PUT", url: `/settings/${key}`, headers: bearer(t.adminToken), payload: { value, ...(secret && { secret }) } });
 const sendTest = (to?: string) =>
   t.app.inject({ method: "POST", url: "/email/test", headers: bearer(t.adminToken), payload: to ? { to } : {} });
 
@@ -61,7 +62,7 @@ async function configure(password: string) {
     mail_username: "avisos@provedor.com.br",
     mail_password: password,
   }))
-    expect((await put(k, v)).statusCode).toBe(200);
+    expect((await put(k, v, password)).statusCode).toBe(200);
 }
 
 describe("'Enviar e-mail de teste'", () => {
@@ -108,7 +109,8 @@ describe("'Enviar e-mail de teste'", () => {
   });
 
   it("an SMTP server that is not there: what failed and what to check in Portuguese, the socket's words second", async () => {
-    await put("mail_port", "1");
+    await configure("senha-errada");
+    expect((await put("mail_port", "1", "senha-errada")).statusCode).toBe(200);
     const body = (await sendTest("suporte@cliente.com.br")).json() as { ok: boolean; message: string; technical: string };
     expect(body.ok).toBe(false);
     expect(body.message).toBe(
@@ -144,7 +146,7 @@ describe("'Enviar e-mail de teste' with the form's values", () => {
 
   it("tests the port and password being typed, not the saved ones", async () => {
     await configure("senha-errada");
-    await put("mail_port", "1");
+    expect((await put("mail_port", "1", "senha-errada")).statusCode).toBe(200);
     const before = received.length;
     const res = await test({ mail_port: String(port), mail_password: "senha-smtp-certa" });
     expect(res.json()).toMatchObject({ ok: true });
