@@ -17,6 +17,7 @@ const API_PREFIXES = [
   "/settings",
   "/colors",
   "/users",
+  "/profile",
   "/queue",
   "/contacts",
   "/contact",

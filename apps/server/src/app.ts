@@ -84,6 +84,7 @@ import { settingRoutes } from "./modules/settings/routes.js";
 import { getSettingValue } from "./modules/settings/service.js";
 import { tagRoutes } from "./modules/tags/routes.js";
 import { userRoutes } from "./modules/users/routes.js";
+import { profileRoutes } from "./modules/profile/routes.js";
 import { SessionCache } from "./modules/users/session-cache.js";
 import { reannounceRecent } from "./modules/messages/reannounce.js";
 import { WaitingLines } from "./modules/tickets/waiting-lines.js";
@@ -329,6 +330,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   routes.push(
     authRoutes(ctx),
     userRoutes(ctx, guard),
+    profileRoutes(ctx, guard),
     queueRoutes(ctx, guard),
     contactRoutes(conv, guard),
     quickAnswerRoutes(ctx, guard),

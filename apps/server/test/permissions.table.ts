@@ -69,6 +69,9 @@ export const PERMISSIONS: Record<string, Row> = {
   "GET /users/{id}": { expect: SIGNED_IN },
   "PUT /users/{id}": { expect: { anon: 401, own: "ok", other: 403, superv: 403, admin: "ok" }, body: () => ({ name: "Nome Trocado" }) },
   "DELETE /users/{id}": { expect: ADMINS, fresh: "user" },
+  // "Meu perfil": anyone signed in, on their own account only (the id is the session's)
+  "GET /profile": { expect: SIGNED_IN },
+  "PUT /profile": { expect: SIGNED_IN, body: () => ({ name: "Nome Próprio", theme: "dark", notificationSound: false }) },
 
   // incidents (outage mode, issue 32 §1): everyone reads them (the banner); admins and supervisors open, change and close
   "GET /incidents": { expect: SIGNED_IN },

@@ -4,6 +4,7 @@ export * from "./validation.js";
 export * from "./text.js";
 export * from "./entities.js";
 export * from "./api.js";
+export * from "./profile.js";
 export * from "./settings.js";
 export type * from "./socket.js";
 export * from "./text.js";

@@ -4,11 +4,25 @@ import { http } from "./http";
 
 export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-/** A socket authenticated with the current access token (read again on every reconnect). */
+/**
+ * A socket authenticated with the current access token (read again on every reconnect). The server
+ * closes a user's sockets when their sessions end (logout, a new password); when this page holds a
+ * newer token by then (its own password change opened it a new session), the socket connects again
+ * with it.
+ */
 export function connectSocket(): AppSocket {
-  return io({
+  let used: string | null = null;
+  const socket: AppSocket = io({
     path: "/socket.io",
     transports: ["websocket", "polling"],
-    auth: (cb) => cb({ token: http.getToken() ?? "" }),
+    auth: (cb) => {
+      used = http.getToken();
+      cb({ token: used ?? "" });
+    },
   });
+  socket.on("disconnect", (reason) => {
+    const now = http.getToken();
+    if (reason === "io server disconnect" && now && now !== used) socket.connect();
+  });
+  return socket;
 }

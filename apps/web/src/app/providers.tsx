@@ -6,6 +6,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { SnackbarProvider } from "notistack";
 import { type ReactNode, useMemo, useState } from "react";
 import { AuthProvider, useAuth } from "../features/auth";
+import { resolveDark, useThemePreference } from "../features/profile";
 import { FaviconSync, useSettings } from "../features/settings";
 import { SocketProvider } from "../lib/socket";
 import { createQueryClient } from "./query-client";
@@ -19,7 +20,8 @@ function UserSocket({ children }: { children: ReactNode }) {
 
 function AppTheme({ children }: { children: ReactNode }) {
   const { get } = useSettings();
-  const dark = get("darkMode") === "enabled";
+  // the installation's default (darkMode), unless the signed-in user chose light or dark for themselves
+  const dark = resolveDark(useThemePreference(), get("darkMode") === "enabled");
   const topbarColor = get("topbarColor");
   const secondaryColor = get("secondaryColor");
   const theme = useMemo(() => buildTheme({ dark, topbarColor, secondaryColor }), [dark, topbarColor, secondaryColor]);

@@ -10,6 +10,7 @@ import { disparosRoutes } from "../features/disparos";
 import { incidentsRoutes } from "../features/incidents";
 import { chatbotRoutes } from "../features/chatbot";
 import { placeholderRoutes } from "../features/placeholder";
+import { profileRoutes } from "../features/profile";
 import { queuesRoutes } from "../features/queues";
 import { quickAnswersRoutes } from "../features/quick-answers";
 import { settingsRoutes } from "../features/settings";
@@ -37,6 +38,7 @@ const SCREENS: PageRoute[] = [
   ...auditRoutes,
   ...apiDocRoutes,
   ...chatbotRoutes,
+  ...profileRoutes,
   ...placeholderRoutes,
 ];
 

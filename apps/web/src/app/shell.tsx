@@ -17,6 +17,8 @@ import { auditMenu } from "../features/audit";
 import { DarkModeToggle, settingsMenu, useSettings, useSettingsLive } from "../features/settings";
 import { NotificationsBell, ticketsMenu, useTicketNotifications, useTicketsLive } from "../features/tickets";
 import { usersMenu } from "../features/users";
+import { useKeepLanguage, useLanguageAtSignIn } from "../features/profile";
+import { useNavigate } from "react-router-dom";
 import type { MenuEntry } from "../lib/features";
 
 /** The drawer, in order: everyone's entries, then the administration section (core §2). */
@@ -41,6 +43,7 @@ const MENU: MenuEntry[] = [
 /** What stays live on every screen: the signed-in user, the ticket rooms and cached lists (the bell too), notifications. */
 function useSessionLive() {
   useLiveSession();
+  useLanguageAtSignIn();
   useSettingsLive();
   useTicketsLive();
   useTicketNotifications();
@@ -50,6 +53,8 @@ function useSessionLive() {
 export default function Shell() {
   const { user, logout } = useAuth();
   const { get } = useSettings();
+  const navigate = useNavigate();
+  const keepLanguage = useKeepLanguage();
   useSessionLive();
   const admin = isAdmin(user);
   useConnectionHealthAlerts(admin);
@@ -59,6 +64,7 @@ export default function Shell() {
       logo={get("logoDashboard") || "/brand.svg"}
       userName={user?.name}
       onLogout={() => void logout()}
+      onProfile={() => navigate("/profile")}
       menu={shown.filter((e) => !e.admin)}
       adminMenu={admin ? shown.filter((e) => e.admin) : isSupervisor(user) ? shown.filter((e) => e.admin && e.supervisor) : []}
       banner={<IncidentBanner canManage={admin || isSupervisor(user)} />}
@@ -66,7 +72,7 @@ export default function Shell() {
         <>
           <VolumeControl />
           <NotificationsBell />
-          <LanguageMenu />
+          <LanguageMenu onChange={keepLanguage} />
           {admin && <DarkModeToggle />}
         </>
       }

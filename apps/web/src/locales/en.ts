@@ -66,6 +66,8 @@ export const en: Messages = {
     language: "Language",
     darkMode: "Dark theme",
     lightMode: "Light theme",
+    profile: "My profile",
+    account: "{{name}}'s account",
   },
   pages: {
     tickets: "Tickets",
@@ -209,6 +211,7 @@ export const en: Messages = {
     invalidNumber: "Invalid number",
     inUse: "Already in use",
     invalid: "Invalid value",
+    passwordsDiffer: "The passwords do not match",
   },
   errors: {
     internal: "500 Internal Server Error",

@@ -67,6 +67,8 @@ export const es: Messages = {
     language: "Idioma",
     darkMode: "Tema oscuro",
     lightMode: "Tema claro",
+    profile: "Mi perfil",
+    account: "Cuenta de {{name}}",
   },
   pages: {
     tickets: "Atenciones",
@@ -210,6 +212,7 @@ export const es: Messages = {
     invalidNumber: "Número inválido",
     inUse: "Ya está en uso",
     invalid: "Valor inválido",
+    passwordsDiffer: "Las contraseñas no coinciden",
   },
   errors: {
     internal: "500 Error Interno del Servidor",

@@ -66,6 +66,8 @@ export const pt = {
     language: "Idioma",
     darkMode: "Tema escuro",
     lightMode: "Tema claro",
+    profile: "Meu perfil",
+    account: "Conta de {{name}}",
   },
   pages: {
     tickets: "Atendimentos",
@@ -210,6 +212,7 @@ export const pt = {
     invalidNumber: "Número inválido",
     inUse: "Já está em uso",
     invalid: "Valor inválido",
+    passwordsDiffer: "As senhas não conferem",
   },
   errors: {
     internal: "500 Erro Interno no Servidor",

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { timestamps } from "./common.js";
 import { queues } from "./queues.js";
 
@@ -15,6 +15,14 @@ export const users = pgTable(
       .default("user"),
     /** Bumped on password change or deletion: refresh tokens of older versions stop working. */
     tokenVersion: integer("token_version").notNull().default(0),
+    /** "Meu perfil": the interface's language kept on the account, applied at sign-in (null: never chosen) */
+    language: text("language", { enum: ["pt-BR", "en", "es"] }),
+    /** "Meu perfil": the user's own theme over the installation's (darkMode); "default" follows it */
+    theme: text("theme", { enum: ["default", "light", "dark"] })
+      .notNull()
+      .default("default"),
+    /** "Meu perfil": the chime of new messages and mentions */
+    notificationSound: boolean("notification_sound").notNull().default(true),
     ...timestamps,
   },
   (t) => [

@@ -11,6 +11,17 @@ import { verifyAccessToken } from "./tokens.js";
 
 export const REFRESH_COOKIE = "jrt";
 
+/** The session's refresh token as the browser keeps it: an HTTP-only cookie sent only to /auth. */
+export function setRefreshCookie(ctx: AppContext, reply: FastifyReply, s: auth.Session) {
+  return reply.setCookie(REFRESH_COOKIE, s.refreshToken, {
+    httpOnly: true,
+    sameSite: "strict",
+    secure: ctx.config.isProduction,
+    path: "/auth",
+    expires: s.refreshExpiresAt,
+  });
+}
+
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const windowMs = ctx.config.LOGIN_RATE_WINDOW_S * 1000;
   const throttle = new LoginThrottle(
@@ -25,14 +36,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   );
   const signupsPerIp = new RateLimiter(ctx.cluster.store, "signup-ip", ctx.config.LOGIN_RATE_PER_IP, windowMs);
 
-  const setCookie = (reply: FastifyReply, s: auth.Session) =>
-    reply.setCookie(REFRESH_COOKIE, s.refreshToken, {
-      httpOnly: true,
-      sameSite: "strict",
-      secure: ctx.config.isProduction,
-      path: "/auth",
-      expires: s.refreshExpiresAt,
-    });
+  const setCookie = (reply: FastifyReply, s: auth.Session) => setRefreshCookie(ctx, reply, s);
   const limited = (reply: FastifyReply, seconds: number) => {
     reply.header("retry-after", String(seconds));
     throw new AppError("ERR_TOO_MANY_REQUESTS");

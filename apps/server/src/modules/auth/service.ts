@@ -14,7 +14,8 @@ export interface Session extends AuthAnswer {
   refreshExpiresAt: Date;
 }
 
-async function openSession(ctx: AppContext, userId: number): Promise<Session> {
+/** A new session of the user (a refresh token family of its own) at the user's current token version. */
+export async function openSession(ctx: AppContext, userId: number): Promise<Session> {
   const [row] = await ctx.db.select().from(users).where(eq(users.id, userId));
   if (!row) throw new AppError("ERR_SESSION_EXPIRED");
   const fresh = newRefreshToken();

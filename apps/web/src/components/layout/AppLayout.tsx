@@ -16,6 +16,7 @@ import { Outlet, useNavigation } from "react-router-dom";
 import type { MenuEntry } from "../../lib/features";
 import { FullPageSpinner } from "../FullPageSpinner";
 import { DrawerMenu } from "./DrawerMenu";
+import { UserMenu } from "./UserMenu";
 
 const COMPACT_WIDTH = 64;
 
@@ -26,6 +27,8 @@ interface AppLayoutProps {
   /** The top bar's buttons between the user's name and the logout. */
   actions: ReactNode;
   onLogout: () => void;
+  /** Opens the user's own profile ("Meu perfil", from the menu of the user's name). */
+  onProfile: () => void;
   /** The drawer's entries: everyone's, and the administration section's (empty: none). */
   menu: MenuEntry[];
   adminMenu: MenuEntry[];
@@ -34,7 +37,7 @@ interface AppLayoutProps {
 }
 
 /** The shell: top bar and the 220 px drawer (a temporary drawer on phones, a collapsible one above). */
-export function AppLayout({ logo, userName, actions, onLogout, menu, adminMenu, banner }: AppLayoutProps) {
+export function AppLayout({ logo, userName, actions, onLogout, onProfile, menu, adminMenu, banner }: AppLayoutProps) {
   const { t } = useTranslation();
   const theme = useTheme();
   const desktop = useMediaQuery(theme.breakpoints.up("md"), { noSsr: true });
@@ -61,12 +64,16 @@ export function AppLayout({ logo, userName, actions, onLogout, menu, adminMenu, 
             Balcão
           </Typography>
           <Box sx={{ flexGrow: 1 }} />
-          <Typography variant="body2" noWrap sx={{ display: { xs: "none", md: "block" }, opacity: 0.85, mr: 1 }}>
-            {userName}
-          </Typography>
           {actions}
+          <UserMenu userName={userName} onProfile={onProfile} onLogout={onLogout} />
+          {/* on phones "Sair" is in the user's menu: the bar keeps its room */}
           <Tooltip title={t("topbar.logout")}>
-            <IconButton color="inherit" aria-label={t("topbar.logout")} onClick={onLogout}>
+            <IconButton
+              color="inherit"
+              aria-label={t("topbar.logout")}
+              onClick={onLogout}
+              sx={{ display: { xs: "none", md: "inline-flex" } }}
+            >
               <LogoutIcon />
             </IconButton>
           </Tooltip>

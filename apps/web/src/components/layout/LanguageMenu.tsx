@@ -4,10 +4,13 @@ import Menu from "@mui/material/Menu";
 import MenuItem from "@mui/material/MenuItem";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LANGUAGES, setLanguage } from "../../locales";
+import { LANGUAGES, type Language, setLanguage } from "../../locales";
 
-/** The language choice, stored locally (a stored choice wins over the browser's language). */
-export function LanguageMenu() {
+/**
+ * The language choice, stored locally (a stored choice wins over the browser's language); `onChange`
+ * hears it too (the shell keeps it on the user's account).
+ */
+export function LanguageMenu({ onChange }: { onChange?: (lng: Language) => void } = {}) {
   const { t, i18n } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
@@ -27,6 +30,7 @@ export function LanguageMenu() {
             lang={l.code}
             selected={i18n.language === l.code}
             onClick={() => {
+              if (l.code !== i18n.language) onChange?.(l.code);
               void setLanguage(l.code);
               setAnchor(null);
             }}

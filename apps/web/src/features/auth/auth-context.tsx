@@ -14,6 +14,8 @@ interface AuthState {
   /** True right after a sign-in: the public pages then send the user to /tickets instead of /. */
   justSignedIn: boolean;
   clearJustSignedIn(): void;
+  /** How many sign-ins (login, signup) this page has seen: 0 after a reload, where the session was resumed, not signed into. */
+  signIns: number;
 }
 
 const AuthContext = createContext<AuthState | null>(null);
@@ -23,6 +25,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null>(null);
   const [loading, setLoading] = useState(() => Boolean(http.getToken()));
   const [justSignedIn, setJustSignedIn] = useState(false);
+  const [signIns, setSignIns] = useState(0);
 
   useEffect(() => {
     const offLogout = http.onLogout(() => {
@@ -47,6 +50,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     http.setToken(a.token);
     setUser(a.user);
     setJustSignedIn(true);
+    setSignIns((n) => n + 1);
     return a.user;
   }, []);
 
@@ -65,8 +69,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       setUser,
       justSignedIn,
       clearJustSignedIn: () => setJustSignedIn(false),
+      signIns,
     }),
-    [user, loading, accept, queryClient, justSignedIn],
+    [user, loading, accept, queryClient, justSignedIn, signIns],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

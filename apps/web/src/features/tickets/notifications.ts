@@ -3,6 +3,7 @@ import { useEffect } from "react";
 import { useNavigate } from "react-router-dom";
 import { useSocketEvent } from "../../lib/socket";
 import { useAuth } from "../auth";
+import { useNotificationSound } from "../profile";
 import { clock } from "../../lib/time";
 import { readVolume } from "../../lib/volume";
 import { toastInfo } from "../../lib/toast";
@@ -58,13 +59,15 @@ export function useTicketNotifications() {
   const { user } = useAuth();
   const navigate = useNavigate();
   const me = user?.id ?? 0;
+  // "Som de notificação" of the user's profile: off, the desktop notifications and toasts stay, silent
+  const sound = useNotificationSound();
   useEffect(() => {
     if (typeof Notification !== "undefined" && Notification.permission === "default") void Notification.requestPermission();
   }, []);
   useSocketEvent("appMessage", (p) => {
     if (p.action !== "create") return;
     if (!shouldNotify(p.message, p.ticket, me, openTicket.id, document.visibilityState === "visible")) return;
-    playChime();
+    if (sound) playChime();
     if (typeof Notification === "undefined" || Notification.permission !== "granted") return;
     const body = `${p.message.body || p.message.mediaType} - ${clock(p.message.createdAt)}`;
     try {
@@ -82,7 +85,7 @@ export function useTicketNotifications() {
   useSocketEvent("mention", (p) => {
     const title = i18n.t("tickets.mentionTitle", { name: p.byName });
     toastInfo(`${title}: ${p.body.slice(0, 120)}`);
-    playChime();
+    if (sound) playChime();
     if (typeof Notification === "undefined" || Notification.permission !== "granted") return;
     try {
       const n = new Notification(title, { body: p.body.slice(0, 200), tag: `mention-${p.messageId}` });
