@@ -6,6 +6,7 @@
 //   node scripts/check-imports.mjs --only web      the web rules and the web workspace's cycles
 //   node scripts/check-imports.mjs --only server   the server rules and the server workspace's cycles
 //   node scripts/check-imports.mjs --root DIR      another tree (the checker's own tests)
+//   node scripts/check-imports.mjs --folders       prints the server's module map (folder → folder, one example import each)
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -288,6 +289,58 @@ function featureCycles(graph) {
 }
 
 /**
+ * A server file's folder, as the module map counts it: `modules/<area>`, or the top folder under
+ * src/ (jobs, channels, lib, http, realtime, db), or "app" for the files at src/'s root (the
+ * composition root and the process's entry, which may import anything). Tests are not in the map.
+ */
+export function serverFolder(file) {
+  if (!file?.startsWith(SERVER)) return undefined;
+  const parts = file.slice(SERVER.length).split("/");
+  if (parts.length === 1) return "app";
+  if (parts[0] === "modules" && parts.length > 2) return `modules/${parts[1]}`;
+  return parts[0];
+}
+
+/** The server's folder-to-folder imports: "from → to" with one example import each. */
+export function serverFolderGraph(graph) {
+  const edges = new Map();
+  for (const [from, imports] of graph) {
+    const a = serverFolder(from);
+    if (a === undefined || a === "app") continue;
+    for (const i of imports) {
+      const b = serverFolder(i.to);
+      if (b === undefined || b === a) continue;
+      const key = `${a}>${b}`;
+      if (!edges.has(key)) edges.set(key, `${from}:${i.line} imports ${i.to}`);
+    }
+  }
+  return edges;
+}
+
+/**
+ * Folders of the server that need each other, even when no file cycle shows it (connections → health
+ * → disparos → … → connections through different files): the folder graph has no cycle either.
+ */
+function serverFolderCycles(graph) {
+  const edges = serverFolderGraph(graph);
+  const folderGraph = new Map();
+  for (const key of edges.keys()) {
+    const [a, b] = key.split(">");
+    if (!folderGraph.has(a)) folderGraph.set(a, []);
+    if (!folderGraph.has(b)) folderGraph.set(b, []);
+    folderGraph.get(a).push({ to: b });
+  }
+  return cyclesOf(folderGraph).map(({ path, files }) => {
+    const arrows = path.slice(1).map((to, k) => `  ${path[k]} → ${to}: ${edges.get(`${path[k]}>${to}`)}`);
+    const more = files.length > path.length - 1 ? ` (${files.length} folders take part: ${files.join(", ")})` : "";
+    return {
+      rule: "server/folder-cycle",
+      message: `server/folder-cycle (the server's folders depend on each other one way only): ${path.join(" → ")}${more}\n${arrows.join("\n")}`,
+    };
+  });
+}
+
+/**
  * Runs the rules (those of `only`, or all) over the tree at `root`; answers the violations, each
  * with its rule and a message naming the importing and the imported file.
  */
@@ -317,6 +370,7 @@ export function check(root, { only } = {}) {
       }
     }
     if (workspace.name === "web" && (!only || only === "web")) violations.push(...featureCycles(graph));
+    if (workspace.name === "server" && (!only || only === "server")) violations.push(...serverFolderCycles(graph));
     for (const cycle of cyclesOf(graph)) {
       violations.push({
         rule: "cycle",
@@ -335,8 +389,14 @@ function main(argv) {
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--only") only = argv[++i];
     else if (argv[i] === "--root") root = resolve(argv[++i]);
-    else {
-      console.error(`check-imports: unknown argument ${argv[i]} (use --only web|server|contract|e2e|scripts, --root DIR)`);
+    else if (argv[i] === "--folders") {
+      // the server's module map: one line per folder-to-folder import, with an example
+      const server = WORKSPACES.find((w) => w.name === "server");
+      for (const [key, example] of [...serverFolderGraph(graphOf(root, server)).entries()].sort())
+        console.log(`${key.replace(">", " → ")}    (${example.replace(/apps\/server\/src\//g, "")})`);
+      return 0;
+    } else {
+      console.error(`check-imports: unknown argument ${argv[i]} (use --only web|server|contract|e2e|scripts, --root DIR, --folders)`);
       return 2;
     }
   }

@@ -161,6 +161,12 @@ test("the server's one-way arrows: http/ below modules/, contacts/ below tickets
     [
       "server/http-imports-modules (http/ never imports modules/ (routes use http/; what http/ needs of a module, app.ts hands it)): apps/server/src/http/guards.ts:1 imports apps/server/src/modules/auth/tokens.ts",
       "server/contacts-imports-tickets (modules/contacts/ never imports modules/tickets/ (a ticket has a contact: tickets build on contacts)): apps/server/src/modules/contacts/service.ts:1 imports apps/server/src/modules/tickets/queries.ts",
+      // and the two folders now go round, which the folder rule names too
+      [
+        "server/folder-cycle (the server's folders depend on each other one way only): modules/contacts → modules/tickets → modules/contacts",
+        "  modules/contacts → modules/tickets: apps/server/src/modules/contacts/service.ts:1 imports apps/server/src/modules/tickets/queries.ts",
+        "  modules/tickets → modules/contacts: apps/server/src/modules/tickets/service.ts:1 imports apps/server/src/modules/contacts/service.ts",
+      ].join("\n"),
     ],
   );
 });
@@ -186,4 +192,36 @@ test("an import that names no file is reported instead of skipped", () => {
     check(root).map((v) => v.message),
     ['unresolved: apps/web/src/lib/a.ts:1 imports "./b", which names no file'],
   );
+});
+
+test("the server's module folders depend one way: a loop through different files is caught", () => {
+  // no file imports itself back, but the folders go round: connections → health → disparos → connections
+  const root = tree({
+    "apps/server/src/modules/connections/service.ts":
+      'import { statusChanged } from "../health/service.js";\nexport const apply = statusChanged;\n',
+    "apps/server/src/modules/health/service.ts": 'import { wakeJob } from "../disparos/deps.js";\nexport const statusChanged = wakeJob;\n',
+    "apps/server/src/modules/disparos/deps.ts": "export const wakeJob = () => undefined;\n",
+    "apps/server/src/modules/disparos/routes.ts": 'import { apply } from "../connections/service.js";\nexport const routes = apply;\n',
+  });
+  const violations = check(root, { only: "server" });
+  assert.deepEqual(
+    violations.map((v) => v.rule),
+    ["server/folder-cycle"],
+  );
+  assert.equal(
+    violations[0].message,
+    [
+      "server/folder-cycle (the server's folders depend on each other one way only): modules/connections → modules/health → modules/disparos → modules/connections",
+      "  modules/connections → modules/health: apps/server/src/modules/connections/service.ts:1 imports apps/server/src/modules/health/service.ts",
+      "  modules/health → modules/disparos: apps/server/src/modules/health/service.ts:1 imports apps/server/src/modules/disparos/deps.ts",
+      "  modules/disparos → modules/connections: apps/server/src/modules/disparos/routes.ts:1 imports apps/server/src/modules/connections/service.ts",
+    ].join("\n"),
+  );
+  // the composition root (src/*.ts) may import every folder: it is not in the loop
+  const fine = tree({
+    "apps/server/src/app.ts": 'import { apply } from "./modules/connections/service.js";\nexport const app = apply;\n',
+    "apps/server/src/modules/connections/service.ts": 'import { cfg } from "../../config.js";\nexport const apply = cfg;\n',
+    "apps/server/src/config.ts": "export const cfg = 1;\n",
+  });
+  assert.deepEqual(check(fine, { only: "server" }), []);
 });

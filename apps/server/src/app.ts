@@ -7,7 +7,7 @@ import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from "fa
 import type { Config } from "./config.js";
 import type { AppContext } from "./context.js";
 import { type Database, openDatabase } from "./db/client.js";
-import { seed } from "./db/seed.js";
+import { seed } from "./modules/users/seed.js";
 import { registerErrorHandling } from "./http/errors.js";
 import { registerApiDocsGate } from "./http/api-docs.js";
 import { makeGuards, runGuardsFirst } from "./http/guards.js";

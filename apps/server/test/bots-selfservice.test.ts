@@ -23,13 +23,13 @@ const JOAO = "5511987654321"; // the MK-AUTH sample's phone (11) 98765-4321
 const GREETING = "Olá! Escolha um setor.";
 
 async function useSgp(url = sgp.url) {
+  // the token goes with the URL (a saved one goes only to the saved URL)
   for (const [key, value] of [
     ["integrationSystem", "SGP"],
     ["integrationUrl", url],
     ["integrationApp", SGP_APP],
     ["integrationToken", SGP_TOKEN],
   ])
-    // the token goes with the URL (a saved one goes only to the saved URL)
     expect((await api(t, t.adminToken, "PUT", `/settings/${key}`, { value, secret: SGP_TOKEN })).status).toBe(200);
 }
 

@@ -1,6 +1,6 @@
 import { DISPARO_PACE_DEFAULTS, renderDisparo } from "@balcao/contract";
 import { describe, expect, it } from "vitest";
-import { type DisparoPace, decidePace, estimateFinish, type PaceState, windowCheck } from "../src/modules/disparos/pacing.js";
+import { type DisparoPace, decidePace, estimateFinish, type PaceState, windowCheck } from "../src/modules/pacing/pacing.js";
 import { optOutKey } from "../src/modules/disparos/service.js";
 
 /** The disparo pace as a pure function, the text rendering and the opt-out words: each rule in a line or two. */

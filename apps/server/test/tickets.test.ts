@@ -1,7 +1,7 @@
 import { PAGE_SIZE } from "@balcao/contract";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runAutoClose } from "../src/jobs/auto-close.js";
+import { runAutoClose } from "../src/modules/tickets/auto-close.js";
 import { loadTickets } from "../src/modules/tickets/queries.js";
 import { api, createQueue, customerSays, pairedSimulator, phoneOf, settle, type SimConnection } from "./conversation-kit.js";
 import { createTestApp, type TestApp } from "./helpers.js";

@@ -184,6 +184,45 @@ const table: Row[] = [
   ["an agent cannot hand over like a bot", ticket(), agent(ANA), { type: "handover", queueId: FINANCEIRO }, "ERR_NO_PERMISSION"],
   ["moving a ticket to another connection is for admins", ticket(), superv, { type: "update", whatsappId: 9 }, "ERR_NO_PERMISSION"],
   ["an admin moves a ticket to another connection", ticket(), admin, { type: "update", whatsappId: 9 }, { whatsappId: 9 }],
+  // an admin deletes the agent or the queue: through the transition, with its history
+  [
+    "a deleted agent's open ticket goes back to the waiting list, nobody's",
+    ticket({ status: "open", userId: ANA }),
+    admin,
+    { type: "ownerDeleted" },
+    { status: "pending", userId: null, queueId: SUPORTE },
+    "userDeleted",
+  ],
+  [
+    "a deleted agent's closed ticket stays closed",
+    ticket({ status: "closed", userId: ANA }),
+    admin,
+    { type: "ownerDeleted" },
+    { status: "closed" },
+  ],
+  [
+    "a deleted queue leaves its ticket without one, as it was",
+    ticket({ status: "open", userId: ANA }),
+    admin,
+    { type: "queueDeleted" },
+    { status: "open", userId: ANA, queueId: null },
+    "queueDeleted",
+  ],
+  [
+    "only an admin deletes: a supervisor's request is refused",
+    ticket({ status: "open", userId: ANA }),
+    superv,
+    { type: "ownerDeleted" },
+    "ERR_NO_PERMISSION",
+  ],
+  // visibility, checked again on the locked row (a bulk close acting on many tickets meets it too)
+  [
+    "a supervisor may not close another queue's ticket",
+    ticket({ status: "open", userId: BETO, queueId: FINANCEIRO }),
+    superv,
+    { type: "finish" },
+    "ERR_NO_PERMISSION",
+  ],
 ];
 
 describe("decideTransition", () => {

@@ -76,6 +76,57 @@ export async function releaseOwnKey(tx: DbOrTx, jobId: number): Promise<void> {
   await tx.execute(sql`update jobs set singleton_key = null where id = ${jobId} and singleton_key is not null`);
 }
 
+/**
+ * Queues a singleton job for `runAt`, or moves an already queued one earlier (never later: the run
+ * decides again, and queues itself for later when it must). A running one is left alone (it will
+ * look again). The queue-or-wake of a piece of work that one job serves (a connection's disparos,
+ * an incident's notices).
+ */
+export async function queueOrMoveEarlier(
+  db: DbOrTx,
+  name: string,
+  payload: unknown,
+  opts: { singletonKey: string; runAt: Date; maxAttempts?: number },
+): Promise<void> {
+  await db.execute(sql`
+    insert into jobs (name, payload, run_at, max_attempts, singleton_key)
+    values (${name}, ${JSON.stringify(payload ?? {})}::jsonb, ${opts.runAt.toISOString()}::timestamptz, ${opts.maxAttempts ?? 5}, ${opts.singletonKey})
+    on conflict (singleton_key) where state in ('queued', 'running')
+    do update set run_at = least(jobs.run_at, excluded.run_at), updated_at = now() where jobs.state = 'queued'`);
+}
+
+/** Removes the queued (not yet running) jobs of these singleton keys; answers how many. */
+export async function cancelQueued(db: DbOrTx, singletonKeys: readonly string[]): Promise<number> {
+  if (!singletonKeys.length) return 0;
+  const { rows } = await db.execute(sql`
+    delete from jobs where state = 'queued' and singleton_key in (${sql.join(
+      singletonKeys.map((k) => sql`${k}`),
+      sql`, `,
+    )}) returning id`);
+  return rows.length;
+}
+
+/**
+ * Moves the queued jobs of `name` whose singleton key is one of `singletonKeys` (a subquery of the
+ * caller's rows, e.g. the due schedules of a connection) to `at` when they were due later; answers
+ * how many moved.
+ */
+export async function moveQueuedEarlier(db: DbOrTx, name: string, singletonKeys: SQL, at: Date): Promise<number> {
+  const iso = at.toISOString();
+  const { rows } = await db.execute(sql`
+    update jobs set run_at = ${iso}::timestamptz, updated_at = now()
+    where name = ${name} and state = 'queued' and run_at > ${iso}::timestamptz and singleton_key in (${singletonKeys})
+    returning id`);
+  return rows.length;
+}
+
+/** Deletes finished jobs older than `days` (the system's clean-up); answers how many. */
+export async function pruneDoneJobs(db: DbOrTx, days = 1): Promise<number> {
+  const { rows } = await db.execute(sql`
+    delete from jobs where state = 'done' and updated_at < now() - make_interval(days => ${days}) returning id`);
+  return rows.length;
+}
+
 export class JobRunner {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly recurring = new Map<string, number>();

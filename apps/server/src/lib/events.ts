@@ -66,7 +66,26 @@ export interface DomainEvents {
   "whatsapp.deleted": { whatsappId: number };
   /** a number's health changed (modules/health); `alert` when a ban signal just paused it, `left`/`joined` when it went down / came up */
   "whatsapp.health": WhatsappHealthEvent & { left?: boolean; joined?: boolean };
-  "whatsapp.session": { id: number; status: ConnectionStatus; qrcode: string; retries: number; number: string; updatedAt: string };
+  /**
+   * a session reported its status (stored by modules/connections); `previous` is the status stored
+   * before, `reason` the session's (a disconnect's cause, a ban signal): number health records them
+   */
+  "whatsapp.session": {
+    id: number;
+    status: ConnectionStatus;
+    qrcode: string;
+    retries: number;
+    number: string;
+    updatedAt: string;
+    previous?: ConnectionStatus;
+    reason?: string;
+  };
+  /**
+   * a number is down or paused and its backup is up (modules/health decided): the work waiting to
+   * go unsolicited from `from` moves to `to` (disparos move their rows, schedules look at their due
+   * ones now); each module moves its own
+   */
+  "whatsapp.reroute": { from: number; to: number; at: number };
   /** someone is typing in a ticket: an agent (userId) or the customer (from the channel's presence) */
   "ticket.typing": { ticketId: number; typing: boolean; userId?: number; name?: string };
   /** disparos were created, changed status, were deleted, or a connection's disparo pace changed */

@@ -118,7 +118,9 @@ export function bridgeCrudEvents(ctx: AppContext, io: RealtimeServer) {
   );
   on("whatsapp.saved", (p) => admins().emit("whatsapp", { action: "update", whatsapp: p.whatsapp }));
   on("whatsapp.deleted", (p) => admins().emit("whatsapp", { action: "delete", whatsappId: p.whatsappId }));
-  on("whatsapp.session", (p) => admins().emit("whatsappSession", { action: "update", session: p }));
+  on("whatsapp.session", ({ previous: _previous, reason: _reason, ...session }) =>
+    admins().emit("whatsappSession", { action: "update", session }),
+  );
 }
 
 /** Users whose profile or queues changed: their sockets (on every process, each its own) refresh the data rooms depend on. */

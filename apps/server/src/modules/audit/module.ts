@@ -1,5 +1,5 @@
 import type { ModuleHost } from "../module.js";
-import { getSettingValue } from "../settings/service.js";
+import { getSettingValue } from "../../db/settings.js";
 import { auditRoutes } from "./routes.js";
 import { purgeAudit } from "./service.js";
 

@@ -1,7 +1,7 @@
 import type { Message, Ticket } from "@balcao/contract";
 import type { Clock } from "../../lib/pace.js";
 import type { BillingRegistry } from "../billing/registry.js";
-import type { ConnectionInfo } from "../connections/service.js";
+import type { ConnectionInfo } from "../connection-facts/info.js";
 import type { DisparoDeps } from "../disparos/service.js";
 import type { InboundConfig } from "../messages/inbound-config.js";
 import type { ConvDeps } from "../outbox/deps.js";

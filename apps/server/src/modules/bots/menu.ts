@@ -1,4 +1,4 @@
-import type { ConnectionInfo } from "../connections/service.js";
+import type { ConnectionInfo } from "../connection-facts/info.js";
 
 /**
  * The queue step of a customer's message on a ticket that has no queue and no agent yet: one

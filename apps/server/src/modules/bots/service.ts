@@ -1,6 +1,6 @@
 import type { Message, Ticket } from "@balcao/contract";
 import { sql } from "drizzle-orm";
-import type { ConnectionInfo } from "../connections/service.js";
+import type { ConnectionInfo } from "../connection-facts/info.js";
 import type { BotPlan } from "../messages/inbound.js";
 import { loadMessage } from "../messages/queries.js";
 import { anyOpenIncident } from "../incidents/service.js";

@@ -16,39 +16,10 @@ import { queues, whatsappQueues, whatsapps } from "../../db/schema/index.js";
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
 import { iso } from "../../lib/sql.js";
 import { cloudColumns, cloudSettingsOf } from "../cloud/settings.js";
-import { DEFAULT_HEALTH_SETTINGS, type HealthSettings, healthSettingsOf, saveHealthSettings, statusChanged } from "../health/service.js";
+import { type ConnectionQueue, queuesOf } from "../connection-facts/info.js";
+import { DEFAULT_HEALTH_SETTINGS, type HealthSettings, healthSettingsOf, saveHealthSettings } from "../health/service.js";
 
 type WhatsappRow = typeof whatsapps.$inferSelect;
-
-export interface ConnectionQueue {
-  id: number;
-  name: string;
-  color: string;
-  greetingMessage: string;
-}
-
-async function queuesOf(db: DbOrTx, ids: number[]): Promise<Map<number, ConnectionQueue[]>> {
-  const out = new Map<number, ConnectionQueue[]>();
-  if (!ids.length) return out;
-  const rows = await db
-    .select({
-      whatsappId: whatsappQueues.whatsappId,
-      id: queues.id,
-      name: queues.name,
-      color: queues.color,
-      greetingMessage: queues.greetingMessage,
-    })
-    .from(whatsappQueues)
-    .innerJoin(queues, eq(queues.id, whatsappQueues.queueId))
-    .where(inArray(whatsappQueues.whatsappId, ids))
-    .orderBy(asc(queues.name), asc(queues.id));
-  for (const r of rows) {
-    const list = out.get(r.whatsappId) ?? [];
-    list.push({ id: r.id, name: r.name, color: r.color, greetingMessage: r.greetingMessage });
-    out.set(r.whatsappId, list);
-  }
-  return out;
-}
 
 function toWhatsapp(r: WhatsappRow, qs: ConnectionQueue[], health: HealthSettings = DEFAULT_HEALTH_SETTINGS): Whatsapp {
   return {
@@ -109,63 +80,6 @@ export async function getWhatsapp(db: DbOrTx, id: number): Promise<Whatsapp> {
   const qs = await queuesOf(db, [id]);
   const health = await healthSettingsOf(db, [id]);
   return toWhatsapp(row, qs.get(id) ?? [], health.get(id));
-}
-
-/** What the inbound pipeline needs of a connection. */
-export interface ConnectionInfo {
-  id: number;
-  name: string;
-  greetingMessage: string;
-  farewellMessage: string;
-  acceptCalls: boolean;
-  callRefuseMessage: string;
-  queues: ConnectionQueue[];
-  /** the Typebot bridge, with its key (server side only) */
-  typebot: {
-    enabled: boolean;
-    baseUrl: string;
-    slug: string;
-    apiKey: string;
-    expiryMinutes: number;
-    endKeyword: string;
-    unknownMessage: string;
-    delayMs: number;
-  };
-  /** the billing self-service bot's place */
-  selfService: SelfServiceMode;
-}
-
-export async function connectionInfo(db: DbOrTx, id: number): Promise<ConnectionInfo | undefined> {
-  const [row] = await db.select().from(whatsapps).where(eq(whatsapps.id, id));
-  if (!row) return undefined;
-  const qs = await queuesOf(db, [id]);
-  return {
-    id: row.id,
-    name: row.name,
-    greetingMessage: row.greetingMessage,
-    farewellMessage: row.farewellMessage,
-    acceptCalls: row.acceptCalls,
-    callRefuseMessage: row.callRefuseMessage,
-    queues: qs.get(id) ?? [],
-    typebot: {
-      enabled: row.typebotEnabled,
-      baseUrl: row.typebotBaseUrl,
-      slug: row.typebotSlug,
-      apiKey: row.typebotApiKey,
-      expiryMinutes: row.typebotExpiryMinutes,
-      endKeyword: row.typebotEndKeyword,
-      unknownMessage: row.typebotUnknownMessage,
-      delayMs: row.typebotDelayMs,
-    },
-    selfService: row.selfService,
-  };
-}
-
-/** The default connection, used when a ticket is opened without naming one. */
-export async function defaultWhatsappId(db: DbOrTx): Promise<number> {
-  const [row] = await db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.isDefault, true));
-  if (!row) throw new AppError("ERR_NO_DEF_WAPP_FOUND");
-  return row.id;
 }
 
 function mapUnique(err: unknown): never {
@@ -423,11 +337,10 @@ export async function applyStatus(
     qrcode: row.qrcode,
     retries: row.retries,
     updatedAt: iso(row.updatedAt),
+    // number health listens: the change recorded, a new pairing dated, a ban signal pauses the number
+    ...(before?.status !== undefined && { previous: before.status }),
+    ...(s.reason !== undefined && { reason: s.reason }),
   });
-  // number health: the change recorded, a new pairing dated, a ban signal pauses the number
-  await statusChanged(ctx, id, before?.status, s).catch((err) =>
-    ctx.log.error({ err, whatsappId: id }, "number health: status not recorded"),
-  );
 }
 
 // ---------- bot settings ----------

@@ -3,7 +3,7 @@ import { contacts, whatsapps } from "../../db/schema/index.js";
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
 import type { ConvDeps } from "../outbox/deps.js";
 import { addressOf } from "../outbox/enqueue.js";
-import { defaultWhatsappId } from "../connections/service.js";
+import { defaultWhatsappId } from "../connection-facts/info.js";
 import { getContact, importPhoneContacts } from "./service.js";
 
 /**

@@ -8,7 +8,7 @@ import { enqueueJob } from "../../jobs/runner.js";
 import { PRIORITY } from "../outbox/enqueue.js";
 import { type DisparoDeps, keyOf, SEND_JOB, SWEEP_JOB, wakeJob } from "./deps.js";
 import { publishChange } from "./listing.js";
-import { lockSettings } from "./pace-settings.js";
+import { lockSettings } from "../pacing/settings.js";
 import { runSend } from "./send.js";
 
 /** What became of a row's message (the outbox's events, the reconcile), and disparos as outbox-fed work. */

@@ -6,57 +6,13 @@ import { timeZoneOf } from "../settings/service.js";
 import { type DisparoDeps, wakeJob } from "./deps.js";
 import { publishChange } from "./listing.js";
 import { localDate } from "../../lib/zoned-time.js";
-import { type DisparoPace, decidePace, estimateFinish, type PaceState } from "./pacing.js";
+import { decidePace, estimateFinish } from "../pacing/pacing.js";
+import { lockSettings, paceOf, type SettingsRow, stateOf } from "../pacing/settings.js";
 
 /**
- * Each connection's pace, sending hours and pause (the `disparo_settings` row): read for the
- * screen, changed by PUT /disparos/connections/:id, and locked first by every transaction that
- * changes the connection's rows (a send run, an outcome, a bulk action), so they never cross.
+ * Each connection's pace, sending hours and pause (the `disparo_settings` row, modules/pacing):
+ * read for the screen, changed by PUT /disparos/connections/:id.
  */
-
-export type SettingsRow = {
-  whatsapp_id: number;
-  interval_min_ms: number;
-  interval_max_ms: number;
-  pause_every: number;
-  pause_min_ms: number;
-  pause_max_ms: number;
-  daily_cap: number;
-  window_start: string;
-  window_end: string;
-  paused: boolean;
-  paused_reason: string;
-  fail_streak: number;
-  next_at: Date | string | null;
-  day: string;
-  day_count: number;
-  streak: number;
-};
-
-export const paceOf = (s: SettingsRow): DisparoPace => ({
-  intervalMinMs: s.interval_min_ms,
-  intervalMaxMs: s.interval_max_ms,
-  pauseEvery: s.pause_every,
-  pauseMinMs: s.pause_min_ms,
-  pauseMaxMs: s.pause_max_ms,
-  dailyCap: s.daily_cap,
-  windowStart: s.window_start,
-  windowEnd: s.window_end,
-});
-export const stateOf = (s: SettingsRow): PaceState => ({
-  nextAt: s.next_at ? new Date(s.next_at).getTime() : null,
-  day: s.day,
-  dayCount: s.day_count,
-  streak: s.streak,
-});
-
-/** The connection's settings row (created with the defaults), locked for this transaction. */
-export async function lockSettings(tx: DbOrTx, whatsappId: number): Promise<SettingsRow> {
-  await tx.execute(sql`insert into disparo_settings (whatsapp_id) values (${whatsappId}) on conflict do nothing`);
-  const { rows } = await tx.execute<SettingsRow>(sql`select * from disparo_settings where whatsapp_id = ${whatsappId} for update`);
-  if (!rows[0]) throw new AppError("ERR_NO_WAPP_FOUND");
-  return rows[0];
-}
 
 /** Bulk actions lock every connection's row, in one order, so they never cross a send run. */
 export async function lockAllSettings(tx: DbOrTx) {

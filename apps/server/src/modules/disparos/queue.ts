@@ -8,7 +8,8 @@ import { AppError } from "../../lib/errors.js";
 import { claimKey, saveResult } from "../outbox/idempotency.js";
 import { type DisparoDeps, wakeJob } from "./deps.js";
 import { publishChange } from "./listing.js";
-import { lockAllSettings, lockSettings } from "./pace-settings.js";
+import { lockSettings } from "../pacing/settings.js";
+import { lockAllSettings } from "./pace-settings.js";
 import type { CheckedRow } from "./rows.js";
 
 /** Rows into the queue (POST /disparos) and the screen's bulk actions on them (§4). */

@@ -20,7 +20,7 @@ import { sessionUser } from "../../http/guards.js";
 import { AppError } from "../../lib/errors.js";
 import type { StoredMedia } from "../../lib/media.js";
 import { decodeTextUpload } from "../../lib/uploads.js";
-import { apiTokenOf, connectionByToken } from "../connections/token.js";
+import { apiTokenOf, connectionByToken } from "../connection-facts/token.js";
 import { idempotencyKeyOf } from "../outbox/idempotency.js";
 import * as service from "./service.js";
 

@@ -8,11 +8,12 @@ import type { Queued } from "../outbox/deps.js";
 import { enqueueMessage, mediaContent, type OutboxContent } from "../outbox/enqueue.js";
 import { timeZoneOf } from "../settings/service.js";
 import { releaseOwnKey } from "../../jobs/runner.js";
-import { writeHistory } from "../tickets/apply-transition.js";
+import { contactFor } from "../contacts/for-number.js";
+import { historyTicket } from "../tickets/history-ticket.js";
 import { type DisparoDeps, wakeJob } from "./deps.js";
 import { publishChange } from "./listing.js";
-import { lockSettings, paceOf, stateOf } from "./pace-settings.js";
-import { decidePace } from "./pacing.js";
+import { lockSettings, paceOf, stateOf } from "../pacing/settings.js";
+import { decidePace } from "../pacing/pacing.js";
 import { mimeOfKey } from "./rows.js";
 
 /** The send run: one row of a connection taken, paced, rendered and stored in the outbox. */
@@ -112,44 +113,4 @@ export async function runSend(deps: DisparoDeps, whatsappId: number, jobId: numb
   if (outcome.created) ctx.events.publish("contact.saved", { action: "create", contact: contactOf(outcome.created) });
   await deps.conv.outbox.committed([outcome.queued]);
   await publishChange(ctx, "update");
-}
-
-type ContactRow = typeof contacts.$inferSelect;
-
-/** The contact of a number, created when unknown (named `name` when given, else by its number); a known contact keeps its name. */
-export async function contactFor(tx: DbOrTx, number: string, name = ""): Promise<{ contact: ContactRow; created?: ContactRow }> {
-  const [inserted] = await tx
-    .insert(contacts)
-    .values({ name: name || number, number })
-    .onConflictDoNothing()
-    .returning();
-  if (inserted) return { contact: inserted, created: inserted };
-  const { rows } = await tx.execute<{ id: number }>(sql`select id from contacts where number = ${number}`);
-  const [found] = await tx
-    .select()
-    .from(contacts)
-    .where(sql`${contacts.id} = ${rows[0]?.id ?? 0}`);
-  if (!found) throw new Error("contact vanished");
-  return { contact: found };
-}
-
-/**
- * Where a disparo is stored: the contact's live ticket on the connection when there is one (the
- * agent sees it in the conversation, nothing changes status), else its latest ticket there, else a
- * new CLOSED ticket. A disparo never opens a waiting ticket; the customer's answer does, as usual.
- */
-export async function historyTicket(tx: DbOrTx, contactId: number, whatsappId: number): Promise<{ id: number }> {
-  const { rows } = await tx.execute<{ id: number }>(sql`
-    select id from tickets where contact_id = ${contactId} and whatsapp_id = ${whatsappId}
-    order by (status in ('open', 'pending')) desc, updated_at desc nulls last, id desc limit 1`);
-  if (rows[0]) return { id: rows[0].id };
-  const { rows: created } = await tx.execute<{ id: number }>(sql`
-    insert into tickets (contact_id, whatsapp_id, status, closed_at) values (${contactId}, ${whatsappId}, 'closed', now()) returning id`);
-  await writeHistory(tx, {
-    ticketId: created[0].id,
-    to: { status: "closed", queueId: null, userId: null },
-    actor: { kind: "system" },
-    reason: "create",
-  });
-  return { id: created[0].id };
 }

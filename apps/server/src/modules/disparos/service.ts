@@ -21,4 +21,4 @@ export { disparoWork, onMessageFailed, onMessageSent, reconcile } from "./outcom
 export { listConnections, updateConnection } from "./pace-settings.js";
 export { cancelPending, createDisparos, deleteAllDisparos, restartErrors } from "./queue.js";
 export { type CheckedRow, checkRows, type RowInput, rowsFromTags, startOf } from "./rows.js";
-export { contactFor, historyTicket, runSend } from "./send.js";
+export { runSend } from "./send.js";

@@ -1,6 +1,3 @@
-import type { DbOrTx } from "../../db/client.js";
-import { wakeJob } from "../disparos/deps.js";
-import { publishChange } from "../disparos/listing.js";
 import type { ModuleHost } from "../module.js";
 import type { OutboxSender } from "../outbox/sender.js";
 import { HealthGate } from "./gate.js";
@@ -22,10 +19,20 @@ export function register(host: ModuleHost, sender: OutboxSender): HealthDeps {
   sender.setGate(new HealthGate(ctx));
 
   const reroute = async (whatsappId: number) => {
-    const { moved } = await service.rerouteFrom(ctx, whatsappId, clock.now());
-    jobs.wake();
-    if (moved) await publishChange(ctx, "update");
+    await service.rerouteFrom(ctx, whatsappId, clock.now());
   };
+  // the session's status, recorded one after the other per number (a logout's own event and the route's may cross)
+  const recording = new Map<number, Promise<void>>();
+  ctx.events.on("whatsapp.session", (p) => {
+    const next = (recording.get(p.id) ?? Promise.resolve())
+      .then(() => service.statusChanged(ctx, p.id, p.previous, { status: p.status, reason: p.reason }))
+      .catch((err) => ctx.log.error({ err, whatsappId: p.id }, "number health: status not recorded"))
+      .finally(() => {
+        if (recording.get(p.id) === next) recording.delete(p.id);
+      });
+    recording.set(p.id, next);
+    return next;
+  });
 
   ctx.events.on("whatsapp.health", async (p) => {
     if (p.left || p.alert) await reroute(p.whatsappId);
@@ -51,11 +58,7 @@ export function register(host: ModuleHost, sender: OutboxSender): HealthDeps {
   const deps: HealthDeps = {
     ctx,
     async resume(whatsappId) {
-      const health = await service.resumeNumber(ctx, whatsappId, async (tx: DbOrTx) => {
-        await wakeJob(tx, whatsappId, clock.now());
-      });
-      jobs.wake();
-      return health;
+      return service.resumeNumber(ctx, whatsappId);
     },
   };
   host.routes(healthRoutes(deps, host.guard));

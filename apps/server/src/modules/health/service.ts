@@ -17,9 +17,6 @@ import { enqueueJob } from "../../jobs/runner.js";
 import { AppError } from "../../lib/errors.js";
 import { iso } from "../../lib/sql.js";
 import { localDate } from "../../lib/zoned-time.js";
-import { wakeJob } from "../disparos/deps.js";
-import { lockSettings } from "../disparos/pace-settings.js";
-import { SEND_JOB as SCHEDULE_SEND_JOB } from "../schedules/rows.js";
 import { timeZoneOf } from "../settings/service.js";
 import { capToday, isBanSignal, isRefusal } from "./rules.js";
 
@@ -27,8 +24,9 @@ import { capToday, isBanSignal, isRefusal } from "./rules.js";
  * A number's health, all of it in the database (several processes share it): the settings
  * (`connection_health`), what happened (`connection_events`), unsolicited sends per day
  * (`connection_daily_sends`). The outbox sender asks `gate.ts` whether unsolicited rows may go;
- * the channel's status events come through `statusChanged`; disparos, schedules and the message
- * API ask `routeOf` which connection sends for a number that is down or paused.
+ * the session's status events (`whatsapp.session`) come through `statusChanged`; disparos, schedules
+ * and the message API ask `routeOf` which connection sends for a number that is down or paused, and
+ * follow its events (`whatsapp.health`, `whatsapp.reroute`) to move their own rows. Health imports none of them.
  */
 
 export const ALERT_MAIL_JOB = "health.alertMail";
@@ -290,11 +288,7 @@ export async function pauseNumber(ctx: AppContext, whatsappId: number, reason: s
       where whatsapp_id = ${whatsappId} and not paused returning whatsapp_id`);
     if (!rows.length) return undefined;
     await event(tx, whatsappId, "pause", "", reason);
-    // its disparos pause with it (Retomar on the health panel resumes both)
-    const cfg = await lockSettings(tx, whatsappId);
-    if (!cfg.paused)
-      await tx.execute(sql`
-        update disparo_settings set paused = true, paused_reason = ${DISPARO_PAUSE_REASON}, updated_at = now() where whatsapp_id = ${whatsappId}`);
+    // its disparos pause with it (modules/disparos follows the health event; Retomar resumes both)
     await enqueueJob(tx, ALERT_MAIL_JOB, { whatsappId, reason }, { maxAttempts: 5 });
     const { rows: w } = await tx.execute<{ name: string }>(sql`select name from whatsapps where id = ${whatsappId}`);
     return w[0]?.name ?? "";
@@ -306,11 +300,7 @@ export async function pauseNumber(ctx: AppContext, whatsappId: number, reason: s
 }
 
 /** POST /whatsapp/:id/health/resume — an admin resumes the number's unsolicited sends (and the disparos paused with it). */
-export async function resumeNumber(
-  ctx: AppContext,
-  whatsappId: number,
-  wakeDisparos: (tx: DbOrTx) => Promise<void>,
-): Promise<ConnectionHealth> {
+export async function resumeNumber(ctx: AppContext, whatsappId: number): Promise<ConnectionHealth> {
   await ctx.db.transaction(async (tx) => {
     const { rows: w } = await tx.execute(sql`select 1 from whatsapps where id = ${whatsappId}`);
     if (!w.length) throw new AppError("ERR_NO_WAPP_FOUND");
@@ -319,13 +309,8 @@ export async function resumeNumber(
       where whatsapp_id = ${whatsappId} and paused returning whatsapp_id`);
     if (!rows.length) return;
     await event(tx, whatsappId, "resume");
-    const cfg = await lockSettings(tx, whatsappId);
-    if (cfg.paused && cfg.paused_reason === DISPARO_PAUSE_REASON) {
-      await tx.execute(sql`
-        update disparo_settings set paused = false, paused_reason = '', fail_streak = 0, updated_at = now() where whatsapp_id = ${whatsappId}`);
-      await wakeDisparos(tx);
-    }
   });
+  // the disparos paused with it resume with it (modules/disparos follows the health event)
   await publishHealth(ctx, whatsappId, { joined: true });
   return getHealth(ctx.db, whatsappId, Date.now());
 }
@@ -356,31 +341,16 @@ export async function checkBlocks(ctx: AppContext, whatsappId: number): Promise<
 }
 
 /**
- * The number is down or paused and its backup is up: its waiting disparo rows move to the backup
- * (its pace, cap and warm-up apply there) and its due schedules are looked at now (their job sends
- * them through the backup). Answers how many disparo rows moved.
+ * The number is down or paused and its backup is up: the work waiting to go unsolicited from it moves
+ * to the backup (its pace, cap and warm-up apply there). Health decides; each module moves its own
+ * (the `whatsapp.reroute` event: disparos move their rows, schedules look at their due ones now).
+ * Answers the backup, when there is one to move to.
  */
-export async function rerouteFrom(ctx: AppContext, whatsappId: number, now: number): Promise<{ moved: number; to?: number }> {
+export async function rerouteFrom(ctx: AppContext, whatsappId: number, now: number): Promise<number | undefined> {
   const route = await routeOf(ctx.db, whatsappId);
-  if (!route.viaBackup) return { moved: 0 };
-  const to = route.whatsappId;
-  const moved = await ctx.db.transaction(async (tx) => {
-    // the two settings rows in id order, as every disparo transaction locks them
-    for (const id of [whatsappId, to].sort((a, b) => a - b)) await lockSettings(tx, id);
-    const { rows } = await tx.execute(sql`
-      update disparos set whatsapp_id = ${to}, updated_at = now()
-      where whatsapp_id = ${whatsappId} and status = 'a enviar' returning id`);
-    if (rows.length) await wakeJob(tx, to, now);
-    const at = new Date(now).toISOString();
-    await tx.execute(sql`
-      update jobs set run_at = ${at}::timestamptz, updated_at = now()
-      where name = ${SCHEDULE_SEND_JOB} and state = 'queued' and run_at > ${at}::timestamptz
-        and singleton_key in (select 'schedule:' || s.id::text from schedules s
-                              where s.status = 'pending' and s.whatsapp_id = ${whatsappId} and s."when" <= ${at}::timestamptz)`);
-    return rows.length;
-  });
-  if (moved) ctx.log.info({ whatsappId, backup: to, moved }, "number health: disparos moved to the backup connection");
-  return { moved, to };
+  if (!route.viaBackup) return undefined;
+  ctx.events.publish("whatsapp.reroute", { from: whatsappId, to: route.whatsappId, at: now });
+  return route.whatsappId;
 }
 
 /** Connections that name `whatsappId` as their backup. */

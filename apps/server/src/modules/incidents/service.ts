@@ -12,14 +12,14 @@ import {
 import { sql } from "drizzle-orm";
 import type { AppContext, SessionUser } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
-import { enqueueJob, releaseOwnKey } from "../../jobs/runner.js";
+import { enqueueJob, queueOrMoveEarlier, releaseOwnKey } from "../../jobs/runner.js";
 import { AppError } from "../../lib/errors.js";
 import { canSee } from "../access/visibility.js";
 import type { Clock } from "../../lib/pace.js";
 import { iso } from "../../lib/sql.js";
-import { historyTicket } from "../disparos/send.js";
-import { lockSettings, paceOf, stateOf } from "../disparos/pace-settings.js";
-import { decidePace } from "../disparos/pacing.js";
+import { historyTicket } from "../tickets/history-ticket.js";
+import { lockSettings, paceOf, stateOf } from "../pacing/settings.js";
+import { decidePace } from "../pacing/pacing.js";
 import type { ConvDeps, Queued } from "../outbox/deps.js";
 import { enqueueMessage } from "../outbox/enqueue.js";
 import { timeZoneOf } from "../settings/service.js";
@@ -200,11 +200,7 @@ export async function closeIncident(deps: IncidentDeps, user: SessionUser, id: n
 
 /** Queues the connection's notify job for `at`, or moves a queued one earlier (as the disparos' send job). */
 export async function wakeNotify(tx: DbOrTx, whatsappId: number, at: number): Promise<void> {
-  await tx.execute(sql`
-    insert into jobs (name, payload, run_at, max_attempts, singleton_key)
-    values (${NOTIFY_JOB}, ${JSON.stringify({ whatsappId })}::jsonb, ${new Date(at).toISOString()}::timestamptz, 5, ${notifyKey(whatsappId)})
-    on conflict (singleton_key) where state in ('queued', 'running')
-    do update set run_at = least(jobs.run_at, excluded.run_at), updated_at = now() where jobs.state = 'queued'`);
+  await queueOrMoveEarlier(tx, NOTIFY_JOB, { whatsappId }, { singletonKey: notifyKey(whatsappId), runAt: new Date(at) });
 }
 
 /**

@@ -5,7 +5,7 @@ import type { AppContext } from "../../context.js";
 import { AppError } from "../../lib/errors.js";
 import { acceptMedia } from "../../lib/media.js";
 import { RateLimiter } from "../../lib/rate-limiter.js";
-import { apiTokenOf, connectionByToken } from "../connections/token.js";
+import { apiTokenOf, connectionByToken } from "../connection-facts/token.js";
 import type { ConvDeps } from "../outbox/deps.js";
 import { idempotencyKeyOf } from "../outbox/idempotency.js";
 import * as service from "./service.js";

@@ -1,5 +1,5 @@
 import type { ChannelEventHandler } from "../../channels/manager.js";
-import { createCallHandler } from "../calls/service.js";
+import { createCallHandler } from "./calls.js";
 import { applyStatus } from "../connections/service.js";
 import type { ConvDeps } from "../outbox/deps.js";
 import { customerTyping } from "../tickets/typing.js";

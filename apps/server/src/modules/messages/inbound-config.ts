@@ -1,6 +1,6 @@
 import type { AppContext } from "../../context.js";
 import { PromiseCache } from "../../lib/promise-cache.js";
-import { type ConnectionInfo, connectionInfo } from "../connections/service.js";
+import { type ConnectionInfo, connectionInfo } from "../connection-facts/info.js";
 import { getSettingValues } from "../settings/service.js";
 
 const CACHE_MS = 10_000;

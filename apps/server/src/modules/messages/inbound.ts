@@ -9,7 +9,7 @@ import { isUniqueViolation } from "../../lib/errors.js";
 import { mediaUrl, type StoredMedia } from "../../lib/media.js";
 import { previewOf } from "../../lib/preview.js";
 import { iso } from "../../lib/sql.js";
-import type { ConnectionInfo } from "../connections/service.js";
+import type { ConnectionInfo } from "../connection-facts/info.js";
 import { findContact, liteOf, resolveContact } from "../contacts/resolve.js";
 import { contactOf } from "../contacts/service.js";
 import { createProfilePictures } from "../contacts/whatsapp.js";
@@ -20,6 +20,7 @@ import { ticketFromRow, type TicketSqlRow } from "../tickets/queries.js";
 import type { InboundConfig } from "./inbound-config.js";
 import { doneStep, type Journal, markDone } from "./journal.js";
 import { loadMessage } from "./queries.js";
+import { cancelQueued } from "../../jobs/runner.js";
 
 /**
  * The message builder: a channel message is stored once per (connection, channel id) —
@@ -170,7 +171,7 @@ export function createMessageBuilder(
           return false;
         },
       );
-      if (ran && r.botJob) await db.execute(sql`delete from jobs where singleton_key = ${`bots:msg:${message.id}`} and state = 'queued'`);
+      if (ran && r.botJob) await cancelQueued(db, [`bots:msg:${message.id}`]);
     }
   }
 

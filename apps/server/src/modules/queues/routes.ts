@@ -1,7 +1,7 @@
 import { idParam, queueBody, queueSchema, queueUpdateBody, queuesAnswer } from "@balcao/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AppContext } from "../../context.js";
-import type { Guards } from "../../http/guards.js";
+import { type Guards, sessionUser } from "../../http/guards.js";
 import * as service from "./service.js";
 
 export function queueRoutes(ctx: AppContext, guard: Guards): FastifyPluginAsyncZod {
@@ -20,7 +20,7 @@ export function queueRoutes(ctx: AppContext, guard: Guards): FastifyPluginAsyncZ
       (req) => service.updateQueue(ctx, req.params.id, req.body),
     );
     app.delete("/queue/:id", { preHandler: guard.admin, schema: { tags, params: idParam } }, async (req, reply) => {
-      await service.deleteQueue(ctx, req.params.id);
+      await service.deleteQueue(ctx, req.params.id, sessionUser(req));
       return reply.status(200).send({ message: "Queue deleted" });
     });
   };

@@ -1,10 +1,11 @@
 import type { Queue, QueueBody } from "@balcao/contract";
 import { asc, eq, inArray } from "drizzle-orm";
-import type { AppContext } from "../../context.js";
+import type { AppContext, SessionUser } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import { queues, tickets } from "../../db/schema/index.js";
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
 import { iso } from "../../lib/sql.js";
+import { adminActor, transitionTicket } from "../tickets/apply-transition.js";
 
 function toQueue(r: typeof queues.$inferSelect): Queue {
   return {
@@ -71,17 +72,18 @@ export async function updateQueue(ctx: AppContext, id: number, input: Partial<Qu
   return queue;
 }
 
-/** Deleting a queue keeps its tickets, left without a queue. */
-export async function deleteQueue(ctx: AppContext, id: number): Promise<void> {
+/** Deleting a queue keeps its tickets, left without a queue (each through the transition: its history says who and why). */
+export async function deleteQueue(ctx: AppContext, id: number, actor?: SessionUser): Promise<void> {
   const affected = await ctx.db.transaction(async (tx) => {
-    const moved = await tx
-      .update(tickets)
-      .set({ queueId: null, updatedAt: new Date() })
-      .where(eq(tickets.queueId, id))
-      .returning({ id: tickets.id });
-    const deleted = await tx.delete(queues).where(eq(queues.id, id)).returning({ id: queues.id });
-    if (deleted.length === 0) throw new AppError("ERR_NO_QUEUE_FOUND");
-    return moved.map((t) => t.id);
+    const [queue] = await tx.select({ id: queues.id }).from(queues).where(eq(queues.id, id)).for("update");
+    if (!queue) throw new AppError("ERR_NO_QUEUE_FOUND");
+    const held = await tx.select({ id: tickets.id }).from(tickets).where(eq(tickets.queueId, id)).orderBy(tickets.id);
+    const moved: number[] = [];
+    for (const t of held)
+      if ((await transitionTicket(tx, t.id, actor ? adminActor(actor) : { kind: "system" }, { type: "queueDeleted" })).changed)
+        moved.push(t.id);
+    await tx.delete(queues).where(eq(queues.id, id));
+    return moved;
   });
   ctx.events.publish("queue.deleted", { queueId: id });
   if (affected.length) ctx.events.publish("tickets.changed", { ticketIds: affected });

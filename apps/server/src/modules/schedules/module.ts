@@ -1,5 +1,7 @@
 import { registerOutboxFed } from "../../jobs/outbox-fed.js";
+import { moveQueuedEarlier } from "../../jobs/runner.js";
 import type { ModuleHost } from "../module.js";
+import { dueScheduleKeys, SEND_JOB } from "./rows.js";
 import { scheduleRoutes } from "./routes.js";
 import { anyWaitingForReply, cancelOnCustomerReply, type ScheduleDeps, scheduleWork } from "./service.js";
 
@@ -27,6 +29,10 @@ export function register(host: ModuleHost): void {
     if (!waiting || Date.now() - waiting.at > 10_000) waiting = { at: Date.now(), any: anyWaitingForReply(ctx.db) };
     const any = await waiting.any.catch(() => true);
     if (any) await cancelOnCustomerReply(deps, p.message, p.ticket);
+  });
+  // number health moved a number's unsolicited work to its backup: its due schedules go now (their job sends through the backup)
+  ctx.events.on("whatsapp.reroute", async (p) => {
+    if ((await moveQueuedEarlier(ctx.db, SEND_JOB, dueScheduleKeys(p.from, new Date(p.at)), new Date(p.at))) > 0) jobs.wake();
   });
   host.routes(scheduleRoutes(deps, host.guard));
   host.onStart(() => life.start());

@@ -12,6 +12,10 @@ import { canSee } from "../tickets/queries.js";
 export const SEND_JOB = "schedules.send";
 export const SWEEP_JOB = "schedules.sweep";
 export const keyOf = (id: number) => `schedule:${id}`;
+/** The send jobs' keys of a connection's pending schedules due by `at` (a subquery for the job runner). */
+export const dueScheduleKeys = (whatsappId: number, at: string | Date) => sql`
+  select 'schedule:' || s.id::text from schedules s
+  where s.status = 'pending' and s.whatsapp_id = ${whatsappId} and s."when" <= ${typeof at === "string" ? at : at.toISOString()}::timestamptz`;
 
 export interface ScheduleDeps {
   conv: ConvDeps;

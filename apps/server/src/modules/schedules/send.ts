@@ -3,15 +3,15 @@ import { sql } from "drizzle-orm";
 import type { AppContext } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import { type OutboxFedWork, outboxFedLifeCycle } from "../../jobs/outbox-fed.js";
-import { enqueueJob, releaseOwnKey } from "../../jobs/runner.js";
+import { enqueueJob, moveQueuedEarlier, releaseOwnKey } from "../../jobs/runner.js";
 import { AppError } from "../../lib/errors.js";
 import type { Queued } from "../outbox/deps.js";
 import { enqueueMessage, PRIORITY } from "../outbox/enqueue.js";
-import { historyTicket } from "../disparos/service.js";
+import { historyTicket } from "../tickets/history-ticket.js";
 import { routeOf } from "../health/service.js";
 import { getSettingValue } from "../settings/service.js";
 import { loadTicket } from "../tickets/queries.js";
-import { keyOf, publish, SEND_JOB, type ScheduleDeps, SWEEP_JOB } from "./rows.js";
+import { dueScheduleKeys, keyOf, publish, SEND_JOB, type ScheduleDeps, SWEEP_JOB } from "./rows.js";
 
 /** Sending a due schedule, what became of its message, and schedules as outbox-fed work. */
 
@@ -192,13 +192,7 @@ export async function reconcile(ctx: AppContext): Promise<number> {
 async function connected(deps: ScheduleDeps, whatsappId: number): Promise<boolean> {
   const { ctx } = deps.conv;
   const now = new Date(deps.clock.now()).toISOString();
-  const { rows } = await ctx.db.execute(sql`
-    update jobs set run_at = ${now}::timestamptz, updated_at = now()
-    where name = ${SEND_JOB} and state = 'queued' and run_at > ${now}::timestamptz
-      and singleton_key in (select 'schedule:' || s.id::text from schedules s
-                            where s.status = 'pending' and s.whatsapp_id = ${whatsappId} and s."when" <= ${now}::timestamptz)
-    returning id`);
-  return rows.length > 0;
+  return (await moveQueuedEarlier(ctx.db, SEND_JOB, dueScheduleKeys(whatsappId, now), new Date(now))) > 0;
 }
 
 /**

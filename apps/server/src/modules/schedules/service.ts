@@ -10,7 +10,7 @@ import {
 import { sql } from "drizzle-orm";
 import type { SessionUser } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
-import { enqueueJob } from "../../jobs/runner.js";
+import { cancelQueued, enqueueJob } from "../../jobs/runner.js";
 import { AppError } from "../../lib/errors.js";
 import { dayBound, parseLocalDateTime } from "../../lib/zoned-time.js";
 import { claimKey, saveResult } from "../outbox/idempotency.js";
@@ -135,7 +135,7 @@ export async function deleteSchedule(deps: ScheduleDeps, user: SessionUser, id: 
     if (!rows[0]) return "gone" as const;
     if (rows[0].status === "pending") {
       await tx.execute(sql`update schedules set status = 'canceled', reason = '', updated_at = now() where id = ${id}`);
-      await tx.execute(sql`delete from jobs where singleton_key = ${keyOf(id)} and state = 'queued'`);
+      await cancelQueued(tx, [keyOf(id)]);
       return "canceled" as const;
     }
     await tx.execute(sql`delete from schedules where id = ${id}`);
@@ -173,12 +173,7 @@ export async function cancelOnCustomerReply(deps: ScheduleDeps, message: Message
     returning id`);
   const ids = rows.map((r) => Number(r.id));
   if (ids.length) {
-    await ctx.db.execute(
-      sql`delete from jobs where state = 'queued' and singleton_key in (${sql.join(
-        ids.map((i) => sql`${keyOf(i)}`),
-        sql`, `,
-      )})`,
-    );
+    await cancelQueued(ctx.db, ids.map(keyOf));
     await publish(ctx, ids);
   }
   return ids.length;

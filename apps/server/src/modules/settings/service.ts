@@ -45,21 +45,9 @@ function present(key: string, value: string): PublicSetting {
   return { key, value };
 }
 
-export async function getSettingValue(db: DbOrTx, key: SettingKey): Promise<string> {
-  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key));
-  return row?.value ?? SETTING_DEFAULTS[key];
-}
-
-export async function getSettingValues<K extends SettingKey>(db: DbOrTx, keys: readonly K[]): Promise<Record<K, string>> {
-  const rows = await db
-    .select()
-    .from(settings)
-    .where(inArray(settings.key, keys as unknown as string[]));
-  const out = {} as Record<K, string>;
-  for (const k of keys) out[k] = SETTING_DEFAULTS[k];
-  for (const r of rows) out[r.key as K] = r.value;
-  return out;
-}
+// the plain reads live beside the table (every module may read a setting); here for the modules that import them from settings
+export { getSettingValue, getSettingValues } from "../../db/settings.js";
+import { getSettingValue, getSettingValues } from "../../db/settings.js";
 
 /** Whether a non-admin may read a setting (what an agent's screens use). */
 export function agentMayRead(key: string): boolean {

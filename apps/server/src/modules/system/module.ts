@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { pruneDoneJobs } from "../../jobs/runner.js";
 import { pruneJournal } from "../messages/journal.js";
 import type { ModuleHost } from "../module.js";
 import { pruneIdempotencyKeys } from "../outbox/idempotency.js";
@@ -10,7 +10,7 @@ export function register(host: ModuleHost): void {
   host.jobs.every("system.prune", 6 * 3600 * 1000, async () => {
     await pruneJournal(ctx.db);
     await pruneIdempotencyKeys(ctx.db);
-    await ctx.db.execute(sql`delete from jobs where state = 'done' and updated_at < now() - interval '1 day'`);
+    await pruneDoneJobs(ctx.db, 1);
   });
   host.routes(systemRoutes(ctx, host.guard));
 }

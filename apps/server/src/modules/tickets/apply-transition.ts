@@ -1,6 +1,7 @@
 import type { Ticket } from "@balcao/contract";
 import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.js";
+import type { SessionUser } from "../../context.js";
 import { ticketHistory, tickets } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
 import type { ConvDeps } from "../outbox/deps.js";
@@ -79,6 +80,11 @@ export async function writeHistory(tx: DbOrTx, ...rows: HistoryRow[]): Promise<v
 }
 
 /** Locks, decides and writes one transition (see the module comment). Refusals throw their ERR_ code. */
+/** A signed-in user as the transitions' actor (who history names). */
+export function adminActor(user: Pick<SessionUser, "id" | "profile" | "queueIds">): Actor {
+  return { kind: "user", id: user.id, profile: user.profile, queueIds: user.queueIds };
+}
+
 export async function transitionTicket(tx: DbOrTx, ticketId: number, actor: Actor, req: TransitionRequest): Promise<Transitioned> {
   const { rows } = await tx.execute<LockedRow>(sql`
     select t.id, t.status, t.user_id, t.queue_id, t.transf, t.whatsapp_id, t.is_group,

@@ -1,5 +1,5 @@
-import { runAutoClose } from "../../jobs/auto-close.js";
 import type { ModuleHost } from "../module.js";
+import { runAutoClose } from "./auto-close.js";
 import { FOLD_EVERY_MS, foldTicketCounts } from "./counts.js";
 import { ticketRoutes } from "./routes.js";
 

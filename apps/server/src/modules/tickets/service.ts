@@ -6,7 +6,7 @@ import { contacts, messages, queues, tags, ticketTags, tickets, users, whatsapps
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
 import { containsPattern, intArray, intLiteral, likeEscape } from "../../lib/sql.js";
 import { addLocalDays, parseLocalDateTime, startOfLocalDay } from "../../lib/zoned-time.js";
-import { defaultWhatsappId } from "../connections/service.js";
+import { defaultWhatsappId } from "../connection-facts/info.js";
 import { assertContactAccess } from "../contacts/service.js";
 import { verifyOnWhatsapp } from "../contacts/whatsapp.js";
 import { timeZoneOf } from "../settings/service.js";

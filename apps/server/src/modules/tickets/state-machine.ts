@@ -40,7 +40,11 @@ export type TransitionRequest =
   /** a customer writes to a closed ticket within the reopen window */
   | { type: "customerMessage" }
   /** the queue menu or a bot hands the ticket over to a queue (and maybe an agent) */
-  | { type: "handover"; queueId: number | null; userId?: number | null };
+  | { type: "handover"; queueId: number | null; userId?: number | null }
+  /** its agent's account is deleted (an admin): an open ticket goes back to the waiting list, nobody's */
+  | { type: "ownerDeleted" }
+  /** its queue is deleted (an admin): the ticket stays as it is, without a queue */
+  | { type: "queueDeleted" };
 
 export type HistoryReason =
   | "create"
@@ -52,7 +56,9 @@ export type HistoryReason =
   | "autoClose"
   | "customer"
   | "queue"
-  | "handover";
+  | "handover"
+  | "userDeleted"
+  | "queueDeleted";
 
 export type Outcome =
   | { ok: false; error: ErrorCode }
@@ -152,6 +158,20 @@ export function decideTransition(t: TicketState, actor: Actor, req: TransitionRe
       next.userId = null;
       next.transf = false;
       reason = "customer";
+      break;
+    }
+    case "ownerDeleted": {
+      if (actor.kind === "user" && actor.profile !== "admin") return deny();
+      if (t.status !== "open") return { ok: true, next, changed: false, send };
+      next.status = "pending";
+      next.userId = null;
+      reason = "userDeleted";
+      break;
+    }
+    case "queueDeleted": {
+      if (actor.kind === "user" && actor.profile !== "admin") return deny();
+      next.queueId = null;
+      reason = "queueDeleted";
       break;
     }
     case "handover": {

@@ -6,6 +6,7 @@ import type { DbOrTx } from "../../db/client.js";
 import { queues, tickets, userQueues, users } from "../../db/schema/index.js";
 import { AppError, isUniqueViolation } from "../../lib/errors.js";
 import { hashPassword, verifyPassword } from "../../lib/password.js";
+import { adminActor, transitionTicket } from "../tickets/apply-transition.js";
 import { containsPattern, iso, pageWindow } from "../../lib/sql.js";
 
 type UserRow = typeof users.$inferSelect;
@@ -236,11 +237,14 @@ export async function deleteUser(ctx: AppContext, actor: SessionUser, id: number
     const [existing] = await tx.select().from(users).where(eq(users.id, id)).for("update");
     if (!existing) throw new AppError("ERR_NO_USER_FOUND");
     if (existing.profile === "admin" && (await adminCount(tx, id)) === 0) throw new AppError("ERR_LAST_ADMIN");
-    const moved = await tx
-      .update(tickets)
-      .set({ status: "pending", userId: null, updatedAt: new Date() })
+    // the user's open tickets back to the waiting list, each through the transition (its history says who and why)
+    const open = await tx
+      .select({ id: tickets.id })
+      .from(tickets)
       .where(and(eq(tickets.userId, id), eq(tickets.status, "open")))
-      .returning({ id: tickets.id });
+      .orderBy(tickets.id);
+    const moved: { id: number }[] = [];
+    for (const t of open) if ((await transitionTicket(tx, t.id, adminActor(actor), { type: "ownerDeleted" })).changed) moved.push(t);
     await tx.delete(users).where(eq(users.id, id));
     await recordAudit(tx, {
       actor,

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { ConnectionInfo } from "../../connections/service.js";
+import type { ConnectionInfo } from "../../connection-facts/info.js";
 import { getSettingValues } from "../../settings/service.js";
 import { afterTransition, transitionTicket } from "../../tickets/apply-transition.js";
 import { findTicket } from "../../tickets/queries.js";

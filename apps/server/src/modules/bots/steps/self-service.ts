@@ -2,7 +2,7 @@ import type { Ticket } from "@balcao/contract";
 import { eq } from "drizzle-orm";
 import { messages } from "../../../db/schema/index.js";
 import { runSelfServiceTurn } from "../../billing/turn.js";
-import { type ConnectionInfo, connectionInfo } from "../../connections/service.js";
+import { type ConnectionInfo, connectionInfo } from "../../connection-facts/info.js";
 import { findTicket } from "../../tickets/queries.js";
 import { type BotDeps, type BotStep, SELF_SERVICE_JOB } from "../deps.js";
 import { type BotState, botState, keep, saveState, serial } from "../state.js";

@@ -1,7 +1,7 @@
 import type { Ticket } from "@balcao/contract";
 import { eq, sql } from "drizzle-orm";
 import { messages } from "../../../db/schema/index.js";
-import { type ConnectionInfo, connectionInfo } from "../../connections/service.js";
+import { type ConnectionInfo, connectionInfo } from "../../connection-facts/info.js";
 import { afterTransition, transitionTicket } from "../../tickets/apply-transition.js";
 import { findTicket } from "../../tickets/queries.js";
 import { type BotDeps, type BotStep, TYPEBOT_JOB } from "../deps.js";

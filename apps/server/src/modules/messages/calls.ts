@@ -1,9 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { ChannelEvent } from "../../channels/channel.js";
 import { messages, tickets } from "../../db/schema/index.js";
-import type { InboundConfig } from "../messages/inbound-config.js";
-import type { ReceiveMessage } from "../messages/inbound.js";
-import { type Journal, markDone } from "../messages/journal.js";
+import type { InboundConfig } from "./inbound-config.js";
+import type { ReceiveMessage } from "./inbound.js";
+import { type Journal, markDone } from "./journal.js";
 import type { ConvDeps } from "../outbox/deps.js";
 import { enqueueMessage } from "../outbox/enqueue.js";
 import { loadTicket } from "../tickets/queries.js";

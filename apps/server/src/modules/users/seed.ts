@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import { SETTING_DEFAULTS } from "@balcao/contract";
 import { count } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import { type Config, DEMO_ADMIN } from "../config.js";
-import { hashPassword } from "../lib/password.js";
-import type { Db } from "./client.js";
-import { settings, users } from "./schema/index.js";
+import { type Config, DEMO_ADMIN } from "../../config.js";
+import { hashPassword } from "../../lib/password.js";
+import type { Db } from "../../db/client.js";
+import { settings, users } from "../../db/schema/index.js";
 
 /**
  * First start: every setting key with its default, and an admin when there is no user.

@@ -1,8 +1,8 @@
 import { and, eq, lt, sql } from "drizzle-orm";
-import { tickets } from "../db/schema/index.js";
-import type { ConvDeps } from "../modules/outbox/deps.js";
-import { getSettingValue } from "../modules/settings/service.js";
-import { afterTransition, type Transitioned, transitionTicket } from "../modules/tickets/apply-transition.js";
+import { tickets } from "../../db/schema/index.js";
+import type { ConvDeps } from "../outbox/deps.js";
+import { getSettingValue } from "../settings/service.js";
+import { afterTransition, type Transitioned, transitionTicket } from "./apply-transition.js";
 
 const BATCH = 200;
 
