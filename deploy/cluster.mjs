@@ -15,6 +15,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { aptInstallCommands, runAptCommands } from "../scripts/apt.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const root = resolve(here, "..");
@@ -50,14 +51,9 @@ export function ensureHaproxy() {
   const sudo = !isRoot && spawnSync("sudo", ["-n", "true"], { stdio: "ignore" }).status === 0;
   const apt = spawnSync("sh", ["-c", "command -v apt-get"], { stdio: "ignore" }).status === 0;
   if (!apt || (!isRoot && !sudo)) throw new Error("HAProxy is missing: sudo apt-get install -y haproxy (or HAPROXY_PATH=/path/to/haproxy)");
-  const prefix = isRoot ? ["env", "DEBIAN_FRONTEND=noninteractive"] : ["sudo", "-n", "env", "DEBIAN_FRONTEND=noninteractive"];
-  for (const cmd of [
-    [...prefix, "apt-get", "update", "-qq"],
-    [...prefix, "apt-get", "install", "-y", "-qq", "--no-install-recommends", "haproxy"],
-  ]) {
-    const r = spawnSync(cmd[0], cmd.slice(1), { stdio: "inherit" });
-    if (r.status !== 0) throw new Error(`${cmd.join(" ")} failed`);
-  }
+  // update first, each apt-get waiting for another apt's lock (scripts/apt.mjs)
+  const failed = runAptCommands(aptInstallCommands(["haproxy"], { asRoot: isRoot, installOptions: ["--no-install-recommends"] }));
+  if (failed) throw new Error(`${failed.argv.join(" ")} failed (exit ${failed.status})`);
   const installed = findHaproxy();
   if (!installed) throw new Error("HAProxy was installed but is not found");
   return installed;

@@ -74,7 +74,7 @@ export function socketJoined(page) {
 export async function signIn(page, { email, password } = ADMIN, { live = true } = {}) {
   const joined = live ? socketJoined(page) : undefined;
   await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Senha").fill(password);
   await page.getByRole("button", { name: "Entrar" }).click();
   await page.waitForURL("**/tickets");

@@ -3,6 +3,7 @@
 // but never from a vendor's download site).
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { aptInstallCommands, runAptCommands } from "../../scripts/apt.mjs";
 
 /** Where a distribution or a vendor package puts the browser, in order of preference. */
 export const KNOWN_PATHS = [
@@ -45,22 +46,14 @@ export function distroFamily(osRelease) {
 
 /**
  * What to do when no Chromium is found: install Debian's packages (as root, or through
- * passwordless sudo) on a Debian or Ubuntu machine with apt-get, else the one command to run.
+ * passwordless sudo) on a Debian or Ubuntu machine with apt-get (`apt-get update` first, each
+ * waiting for another apt's lock: scripts/apt.mjs), else the one command to run.
  * Answers `{ install: { as, commands } }` or `{ manual }`.
  */
 export function setupPlan({ osRelease, isRoot, sudoWithoutPassword, hasAptGet }) {
   const family = distroFamily(osRelease);
   if (family === "debian" && hasAptGet && (isRoot || sudoWithoutPassword)) {
-    const prefix = isRoot ? ["env", "DEBIAN_FRONTEND=noninteractive"] : ["sudo", "-n", "env", "DEBIAN_FRONTEND=noninteractive"];
-    return {
-      install: {
-        as: isRoot ? "root" : "sudo",
-        commands: [
-          [...prefix, "apt-get", "update", "-qq"],
-          [...prefix, "apt-get", "install", "-y", "-qq", ...APT_PACKAGES],
-        ],
-      },
-    };
+    return { install: { as: isRoot ? "root" : "sudo", commands: aptInstallCommands(APT_PACKAGES, { asRoot: isRoot }) } };
   }
   const manual = {
     debian: `sudo apt-get update && sudo apt-get install -y ${APT_PACKAGES.join(" ")}`,
@@ -85,15 +78,10 @@ export function machineFacts() {
 
 /**
  * The path of a Chromium to drive, installing Debian's when there is none and the machine allows
- * it. Throws with the one command to run otherwise. Every dependency can be replaced (tests).
+ * it. Throws with the one command to run otherwise. Every dependency can be replaced (tests): `run`
+ * runs one apt-get (scripts/apt.mjs's runAptCommands, which runs again one refused for a lock).
  */
-export function ensureChromium({
-  env = process.env,
-  exists = existsSync,
-  facts = machineFacts,
-  run = (argv) => spawnSync(argv[0], argv.slice(1), { stdio: "inherit" }).status,
-  log = console.log,
-} = {}) {
+export function ensureChromium({ env = process.env, exists = existsSync, facts = machineFacts, run, log = console.log } = {}) {
   const found = findChromium({ env, exists });
   if (found.error) throw new Error(found.error);
   if (found.path) return found.path;
@@ -104,10 +92,8 @@ export function ensureChromium({
   log(
     `e2e: no Chromium found; installing Debian's ${APT_PACKAGES.join(" and ")} with apt-get (${plan.install.as === "root" ? "as root" : "through sudo"})…`,
   );
-  for (const argv of plan.install.commands) {
-    const status = run(argv);
-    if (status !== 0) throw new Error(`\`${argv.join(" ")}\` failed (exit ${status})`);
-  }
+  const failed = runAptCommands(plan.install.commands, { log, ...(run && { run }) });
+  if (failed) throw new Error(`\`${failed.argv.join(" ")}\` failed (exit ${failed.status})`);
   const after = findChromium({ env, exists });
   if (!after.path) throw new Error(`apt-get installed ${APT_PACKAGES.join(" ")}, yet no Chromium is at ${KNOWN_PATHS.join(", ")}`);
   log(`e2e: installed ${after.path}`);

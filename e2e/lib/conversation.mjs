@@ -124,7 +124,7 @@ export async function agentPage(browser, user, { width = 1366, height = 850 } = 
   page.setDefaultTimeout(15_000);
   const joined = socketJoined(page);
   await page.goto("/login");
-  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("E-mail").fill(user.email);
   await page.getByLabel("Senha").fill(user.password);
   await page.getByRole("button", { name: "Entrar" }).click();
   await page.waitForURL("**/tickets");

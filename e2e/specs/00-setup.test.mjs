@@ -35,13 +35,24 @@ test("tells Debian and Ubuntu from other distributions", () => {
   assert.equal(distroFamily(undefined), undefined);
 });
 
-test("installs Debian's chromium and fonts as root or through passwordless sudo, else names the one command", () => {
+test("installs Debian's chromium and fonts as root or through passwordless sudo (update first, waiting for apt's lock), else names the one command", () => {
   assert.deepEqual(setupPlan({ osRelease: DEBIAN, isRoot: true, sudoWithoutPassword: false, hasAptGet: true }), {
     install: {
       as: "root",
       commands: [
-        ["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "update", "-qq"],
-        ["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-qq", "chromium", "fonts-dejavu-core"],
+        ["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "-o", "DPkg::Lock::Timeout=300", "update", "-qq"],
+        [
+          "env",
+          "DEBIAN_FRONTEND=noninteractive",
+          "apt-get",
+          "-o",
+          "DPkg::Lock::Timeout=300",
+          "install",
+          "-y",
+          "-qq",
+          "chromium",
+          "fonts-dejavu-core",
+        ],
       ],
     },
   });
@@ -77,8 +88,8 @@ test("with no Chromium on a Debian machine it may change, it says so, installs D
   });
   assert.equal(path, "/usr/bin/chromium");
   assert.deepEqual(ran, [
-    "env DEBIAN_FRONTEND=noninteractive apt-get update -qq",
-    `env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${APT_PACKAGES.join(" ")}`,
+    "env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 update -qq",
+    `env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq ${APT_PACKAGES.join(" ")}`,
   ]);
   assert.match(said[0], /no Chromium found; installing Debian's chromium and fonts-dejavu-core with apt-get \(as root\)/);
 });
@@ -104,7 +115,7 @@ test("elsewhere it stops with the one command to run, and a failed apt-get stops
         run: () => 100,
         log: () => {},
       }),
-    /apt-get update -qq` failed \(exit 100\)/,
+    /apt-get -o DPkg::Lock::Timeout=300 update -qq` failed \(exit 100\)/,
   );
   assert.throws(() => ensureChromium({ env: { CHROMIUM_PATH: "/nope" }, exists: nothing }), /CHROMIUM_PATH=\/nope does not exist/);
 });

@@ -13,7 +13,7 @@ after(() => browser?.close());
 async function submitLogin(email, password) {
   const page = await newPage(browser);
   await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Senha").fill(password);
   await page.getByRole("button", { name: "Entrar" }).click();
   return page;
@@ -36,7 +36,7 @@ test("wrong credentials show the translated catalogue message and stay on /login
 
 test("the login form shows its messages in pt-BR for an invalid email", async () => {
   const page = await submitLogin("not-an-email", "x");
-  await page.getByText("Email inválido").waitFor();
+  await page.getByText("E-mail inválido").waitFor();
   await page.context().close();
 });
 

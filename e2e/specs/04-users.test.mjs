@@ -6,17 +6,17 @@ import { crudScreen } from "../lib/crud.mjs";
 const screen = crudScreen({ path: "/users", heading: "Usuários", cardTestId: "user-card" });
 const { dialog, card } = screen;
 
-test("create, edit and delete a user; an invalid email shows 'Email inválido'", async () => {
+test("create, edit and delete a user; an invalid email shows 'E-mail inválido'", async () => {
   const { page } = screen;
   const name = unique("Carla Atendente");
   await screen.add("Adicionar usuário");
   await dialog().getByLabel("Nome").fill(name);
-  await dialog().getByLabel("Email").fill("carla-at-example");
+  await dialog().getByLabel("E-mail").fill("carla-at-example");
   await dialog().getByLabel("Senha").fill("segredo1");
   await screen.save();
-  await dialog().getByText("Email inválido").waitFor();
+  await dialog().getByText("E-mail inválido").waitFor();
 
-  await dialog().getByLabel("Email").fill(`carla-${Date.now()}@example.com`);
+  await dialog().getByLabel("E-mail").fill(`carla-${Date.now()}@example.com`);
   // the profiles in Portuguese, each saying what it may do
   assert.match(await dialog().getByTestId("profile-help").textContent(), /^Atende os clientes dos seus setores/);
   await dialog().getByLabel("Perfil").click();

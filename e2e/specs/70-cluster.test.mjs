@@ -110,7 +110,7 @@ async function agentOn(server, user) {
   page.setDefaultTimeout(20_000);
   const joined = socketJoined(page);
   await page.goto("/login");
-  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("E-mail").fill(user.email);
   await page.getByLabel("Senha").fill(user.password);
   await page.getByRole("button", { name: "Entrar" }).click();
   await page.waitForURL("**/tickets");

@@ -4,12 +4,14 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { aptInstallCommands, runAptCommands } from "../../../scripts/apt.mjs";
 
 /**
  * Poppler's command-line tools (Debian's poppler-utils): `pdftotext -layout` reads a PDF's text
  * with its lines as a reader sees them. Installed like the e2e suite's Chromium: found on the
  * machine, else installed with apt-get when the machine allows it (root or passwordless sudo on
- * Debian or Ubuntu), else the test fails with the one command to run.
+ * Debian or Ubuntu; waiting for another apt to finish: scripts/apt.mjs), else the test fails with
+ * the one command to run.
  */
 
 const run = promisify(execFile);
@@ -28,14 +30,8 @@ function install(): void {
   if (!debian || !onPath("apt-get") || !(isRoot || sudo)) {
     throw new Error(`pdftotext (poppler) is not installed and this machine cannot install it here. Install it with:\n  ${manual}`);
   }
-  const prefix = isRoot ? ["env", "DEBIAN_FRONTEND=noninteractive"] : ["sudo", "-n", "env", "DEBIAN_FRONTEND=noninteractive"];
-  for (const argv of [
-    [...prefix, "apt-get", "update", "-qq"],
-    [...prefix, "apt-get", "install", "-y", "-qq", POPPLER_APT],
-  ]) {
-    const r = spawnSync(argv[0], argv.slice(1), { stdio: "inherit" });
-    if (r.status !== 0) throw new Error(`\`${argv.join(" ")}\` failed (exit ${r.status}); install it with:\n  ${manual}`);
-  }
+  const failed = runAptCommands(aptInstallCommands([POPPLER_APT], { asRoot: isRoot }));
+  if (failed) throw new Error(`\`${failed.argv.join(" ")}\` failed (exit ${failed.status}); install it with:\n  ${manual}`);
   if (!onPath("pdftotext")) throw new Error(`apt-get installed ${POPPLER_APT}, yet pdftotext is not on PATH`);
 }
 

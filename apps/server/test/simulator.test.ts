@@ -18,6 +18,10 @@ describe("the simulator page and API", () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers["content-type"]).toContain("text/html");
     expect(page.body).toContain("Simulador de WhatsApp");
+    // the badges say a connection's status in the web's words ("Aguardando QR Code", not "qrcode")
+    expect(page.body).toContain('"qrcode":"Aguardando QR Code"');
+    expect(page.body).toContain('"CONNECTED":"Conectado"');
+    expect(page.body).toContain("textContent: STATUS_LABELS[c.status] || c.status");
     expect((await api(t, agent.token, "GET", "/simulator/api/connections")).status).toBe(403);
     expect((await t.app.inject({ method: "GET", url: "/simulator/api/connections" })).statusCode).toBe(401);
   });

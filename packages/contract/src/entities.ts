@@ -15,6 +15,18 @@ export type MediaType = z.infer<typeof mediaTypeSchema>;
 export const CONNECTION_STATUSES = ["DISCONNECTED", "OPENING", "qrcode", "CONNECTED", "PAIRING", "TIMEOUT"] as const;
 export const connectionStatusSchema = z.enum(CONNECTION_STATUSES);
 export type ConnectionStatus = z.infer<typeof connectionStatusSchema>;
+/**
+ * A connection's status as a Brazilian user reads it: the web's connection cards (its pt-BR texts)
+ * and the simulator page's badges (a page of the server's own, in Portuguese only) say these words.
+ */
+export const CONNECTION_STATUS_LABELS_PT: Record<ConnectionStatus, string> = {
+  DISCONNECTED: "Desconectado",
+  OPENING: "Conectando",
+  qrcode: "Aguardando QR Code",
+  CONNECTED: "Conectado",
+  PAIRING: "Pareando",
+  TIMEOUT: "Tempo esgotado",
+};
 
 export const CHANNEL_TYPES = ["baileys", "simulator", "cloud"] as const;
 export const channelTypeSchema = z.enum(CHANNEL_TYPES);

@@ -3,6 +3,8 @@
  * standalone HTML file, no build step. An admin signs in (or reuses the web app's token from
  * localStorage 'token'), creates and pairs simulator connections, and plays customers.
  */
+import { CONNECTION_STATUS_LABELS_PT } from "@balcao/contract";
+
 export const SIMULATOR_PAGE = String.raw`<!doctype html>
 <html lang="pt-BR">
 <head>
@@ -101,6 +103,8 @@ export const SIMULATOR_PAGE = String.raw`<!doctype html>
 <script>
 "use strict";
 const $ = (id) => document.getElementById(id);
+// a connection's status in the words of the web app's connection cards
+const STATUS_LABELS = ${JSON.stringify(CONNECTION_STATUS_LABELS_PT)};
 const state = { token: null, conn: null, chat: null, chatName: "", media: new Map(), lastRender: "", reading: false };
 
 function storedToken() {
@@ -177,7 +181,7 @@ async function loadConnections() {
   if (!list.length) box.replaceChildren(el("div", { className: "hint", textContent: "Nenhuma conexão simulada. Crie uma abaixo." }));
   else box.replaceChildren(...list.map((c) => {
     const item = el("div", { className: "item" + (state.conn === c.id ? " active" : "") },
-      el("strong", { textContent: c.name + " " }), el("span", { className: "status " + c.status, textContent: c.status }),
+      el("strong", { textContent: c.name + " " }), el("span", { className: "status " + c.status, textContent: STATUS_LABELS[c.status] || c.status }),
       el("small", { textContent: (c.number ? "+" + c.number + " · " : "") + (c.queues.map((q) => q.name).join(", ") || "sem filas") }));
     if (c.status === "qrcode") {
       const phone = el("input", { placeholder: "Número do celular (opcional)", inputMode: "tel" });

@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import {
   type ConnectionStatus,
   MSG,
-  type SelfServiceMode,
   type TypebotSettingsBody,
   type Whatsapp,
   type WhatsappBody,

@@ -1,7 +1,5 @@
 import { renderDisparo } from "@balcao/contract";
 import { sql } from "drizzle-orm";
-import type { DbOrTx } from "../../db/client.js";
-import { contacts } from "../../db/schema/index.js";
 import { mediaTypeOf, type StoredMedia } from "../../lib/media.js";
 import { contactOf } from "../contacts/service.js";
 import type { Queued } from "../outbox/deps.js";

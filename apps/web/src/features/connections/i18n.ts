@@ -1,3 +1,4 @@
+import { CONNECTION_STATUS_LABELS_PT } from "@balcao/contract";
 import { addFeatureTexts } from "../../locales";
 
 /** The connections screen's texts (pt-BR first). Kept here so the screen's chunk carries them. */
@@ -14,14 +15,8 @@ const pt = {
     updatedAt: "Atualizado em {{when}}",
     retries: "{{count}} tentativa(s)",
     queuesNone: "Sem setores",
-    status: {
-      DISCONNECTED: "Desconectado",
-      OPENING: "Conectando",
-      qrcode: "Aguardando QR Code",
-      CONNECTED: "Conectado",
-      PAIRING: "Pareando",
-      TIMEOUT: "Tempo esgotado",
-    },
+    /** the same words as the simulator page's badges (one list, in the contract) */
+    status: CONNECTION_STATUS_LABELS_PT,
     reasons: {
       adminLogout: "Desconectada pelo painel",
       noDriver: "Este tipo de conexão não está disponível neste servidor",

@@ -153,7 +153,12 @@ const pt = {
       mediaRetentionDays:
         "Fotos, áudios, vídeos e documentos de mensagens mais antigas são apagados uma vez por dia; a conversa mostra que a mídia não está mais disponível. Os PDFs dos contratos não são afetados. 0 mantém tudo.",
     },
-    options: { none: "Nenhuma", ssl: "SSL", tls: "TLS (STARTTLS)" },
+    /** the choices of each select, by setting (SETTING_CHOICES) */
+    options: {
+      mail_smtp_secure: { none: "Nenhuma", ssl: "SSL", tls: "TLS (STARTTLS)" },
+      pixKeyType: { cpf: "CPF", cnpj: "CNPJ", phone: "Telefone", email: "E-mail", evp: "Chave aleatória" },
+      integrationSystem: { SGP: "SGP", "MK-AUTH": "MK-AUTH" },
+    },
     save: "Salvar",
     saved: "Configurações salvas.",
     secretSet: "Há um valor salvo (não é exibido). Deixe em branco para manter.",
@@ -351,7 +356,11 @@ const en: typeof pt = {
       mediaRetentionDays:
         "Photos, audio, videos and documents of older messages are deleted once a day; the chat shows the media is no longer available. Contract PDFs are not affected. 0 keeps everything.",
     },
-    options: { none: "None", ssl: "SSL", tls: "TLS (STARTTLS)" },
+    options: {
+      mail_smtp_secure: { none: "None", ssl: "SSL", tls: "TLS (STARTTLS)" },
+      pixKeyType: { cpf: "CPF", cnpj: "CNPJ", phone: "Phone", email: "E-mail", evp: "Random key" },
+      integrationSystem: { SGP: "SGP", "MK-AUTH": "MK-AUTH" },
+    },
     save: "Save",
     saved: "Settings saved.",
     secretSet: "A value is stored (not shown). Leave blank to keep it.",
@@ -549,7 +558,11 @@ const es: typeof pt = {
       mediaRetentionDays:
         "Fotos, audios, videos y documentos de mensajes más antiguos se borran una vez al día; el chat muestra que el archivo ya no está disponible. Los PDF de los contratos no se ven afectados. 0 conserva todo.",
     },
-    options: { none: "Ninguna", ssl: "SSL", tls: "TLS (STARTTLS)" },
+    options: {
+      mail_smtp_secure: { none: "Ninguna", ssl: "SSL", tls: "TLS (STARTTLS)" },
+      pixKeyType: { cpf: "CPF", cnpj: "CNPJ", phone: "Teléfono", email: "Correo electrónico", evp: "Clave aleatoria" },
+      integrationSystem: { SGP: "SGP", "MK-AUTH": "MK-AUTH" },
+    },
     save: "Guardar",
     saved: "Configuración guardada.",
     secretSet: "Hay un valor guardado (no se muestra). Déjalo en blanco para mantenerlo.",

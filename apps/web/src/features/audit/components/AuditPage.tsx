@@ -11,27 +11,18 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import useMediaQuery from "@mui/material/useMediaQuery";
 import type { Theme } from "@mui/material/styles";
-import { useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FilterBar } from "../../../components/FilterBar";
 import { PagedTable } from "../../../components/PagedTable";
 import { PageHeader } from "../../../components/PageHeader";
 import { toastError, toastSuccess } from "../../../lib/toast";
+import { connectionsQuery } from "../../connections";
+import { useQueues } from "../../queues";
 import { useUsers, visibleUsers } from "../../users";
 import { type AuditFilters, exportAuditCsv, NO_AUDIT_FILTERS, useAudit } from "../api/audit";
-
-/** before → after, one line per key that changed (secrets come already redacted from the server). */
-export function changeOf(e: Pick<AuditEntry, "before" | "after">): string {
-  const obj = (v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-  const show = (v: unknown) => (v === undefined ? "—" : typeof v === "string" ? v : JSON.stringify(v));
-  const b = obj(e.before);
-  const a = obj(e.after);
-  if (!b && !a) return "";
-  // a setting: { key, value } on both sides
-  if (b && a && typeof a.key === "string" && "value" in a) return `${a.key}: ${show(b.value)} → ${show(a.value)}`;
-  const keys = [...new Set([...Object.keys(b ?? {}), ...Object.keys(a ?? {})])];
-  return keys.map((k) => (b && a ? `${k}: ${show(b[k])} → ${show(a[k])}` : `${k}: ${show((a ?? b)?.[k])}`)).join("; ");
-}
+import { type AuditNames, changeText, targetText } from "../describe";
 
 /** /audit (admins): who did what, filtered by action, user and days, 50 a page, exported as CSV. */
 export default function AuditPage() {
@@ -41,7 +32,22 @@ export default function AuditPage() {
   const [page, setPage] = useState(1);
   const [exporting, setExporting] = useState(false);
   const list = useAudit(filters, page);
-  const users = visibleUsers(useUsers("").data?.pages.flatMap((p) => p.users) ?? []);
+  const usersData = useUsers("").data;
+  const allUsers = useMemo(() => usersData?.pages.flatMap((p) => p.users) ?? [], [usersData]);
+  const users = visibleUsers(allUsers);
+  const queues = useQueues().data;
+  const connections = useQuery(connectionsQuery).data;
+  // ids in the entries, named as the lists an admin reads name them (a deleted one stays "Usuário #2")
+  const names = useMemo<AuditNames>(
+    () => ({
+      user: (id) => allUsers.find((u) => u.id === id)?.name,
+      queue: (id) => queues?.find((q) => q.id === id)?.name,
+      connection: (id) => connections?.find((c) => c.id === id)?.name,
+    }),
+    [allUsers, queues, connections],
+  );
+  const target = (e: AuditEntry) => targetText(e.target, t, names);
+  const change = (e: AuditEntry) => changeText(e, t, names, i18n.language);
   const count = list.data?.count ?? 0;
   const pages = Math.max(1, Math.ceil(count / AUDIT_PAGE_SIZE));
   const when = (iso: string) => new Date(iso).toLocaleString(i18n.language, { dateStyle: "short", timeStyle: "medium" });
@@ -145,13 +151,13 @@ export default function AuditPage() {
                 {who(e)}{" "}
                 {e.target && (
                   <Box component="span" sx={{ color: "text.secondary" }}>
-                    · {e.target}
+                    · {target(e)}
                   </Box>
                 )}
               </Typography>
-              {changeOf(e) && (
+              {change(e) && (
                 <Typography variant="caption" color="text.secondary" sx={{ display: "block", wordBreak: "break-word" }}>
-                  {changeOf(e)}
+                  {change(e)}
                 </Typography>
               )}
               {e.ip && (
@@ -165,13 +171,13 @@ export default function AuditPage() {
             { key: "at", label: t("audit.columns.at"), sx: { whiteSpace: "nowrap" }, render: (e) => when(e.at) },
             { key: "user", label: t("audit.columns.user"), render: who },
             { key: "action", label: t("audit.columns.action"), render: (e) => actionLabel(e.action) },
-            { key: "target", label: t("audit.columns.target"), sx: { whiteSpace: "nowrap" }, render: (e) => e.target || "—" },
+            { key: "target", label: t("audit.columns.target"), sx: { minWidth: 120, maxWidth: 260 }, render: target },
             {
               key: "change",
               label: t("audit.columns.change"),
-              title: changeOf,
+              title: change,
               sx: { maxWidth: 360, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" },
-              render: (e) => changeOf(e) || "—",
+              render: (e) => change(e) || "—",
             },
             { key: "ip", label: t("audit.columns.ip"), sx: { whiteSpace: "nowrap" }, render: (e) => e.ip || "—" },
           ]}

@@ -153,7 +153,7 @@ export function SettingsSection({
                 >
                   {f.options.map((o) => (
                     <MenuItem key={o} value={o}>
-                      {t(`settings.options.${o}`, { defaultValue: o })}
+                      {t(`settings.options.${f.key}.${o}`, { defaultValue: o })}
                     </MenuItem>
                   ))}
                 </TextField>
