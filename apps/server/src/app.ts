@@ -1,95 +1,112 @@
-import fastifyCookie from "@fastify/cookie";
-import fastifyMultipart from "@fastify/multipart";
-import fastifySwagger from "@fastify/swagger";
-import fastifySwaggerUi from "@fastify/swagger-ui";
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, LogController } from "fastify";
-import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { ChannelType } from "@balcao/contract";
+import type { FastifyInstance, FastifyPluginAsync } from "fastify";
+import { createLazyBaileysChannel } from "./channels/baileys/lazy.js";
+import type { ChannelFactory } from "./channels/channel.js";
+import { CloudHub, type CloudOptions } from "./channels/cloud/session.js";
+import { ChannelManager } from "./channels/manager.js";
+import { SimulatorHub } from "./channels/simulator/session.js";
 import type { Config } from "./config.js";
 import type { AppContext } from "./context.js";
 import { type Database, openDatabase } from "./db/client.js";
-import { seed } from "./modules/users/seed.js";
-import { registerErrorHandling } from "./http/errors.js";
-import { registerApiDocsGate } from "./http/api-docs.js";
+import { getSettingValue } from "./db/settings.js";
 import { makeGuards, runGuardsFirst } from "./http/guards.js";
-import { frameOriginOf, registerCors, registerSecurityHeaders } from "./http/security.js";
-import { registerLingeringDrain } from "./http/drain.js";
-import { errSerializer, registerRequestLog, reqSerializer } from "./http/log.js";
-import { registerInputCleaning } from "./http/input.js";
-import { makeSerializerCompiler } from "./http/serializer.js";
+import { frameOriginOf } from "./http/security.js";
+import { createHttpServer, registerHttpEdges } from "./http/server.js";
 import { findWebDist, registerWebApp } from "./http/static.js";
-import type { ChannelType } from "@balcao/contract";
-import { createLazyBaileysChannel } from "./channels/baileys/lazy.js";
-import type { ChannelFactory } from "./channels/channel.js";
-import { ChannelManager, SESSION_CALLS } from "./channels/manager.js";
-import { SimulatorHub } from "./channels/simulator/session.js";
-import { CloudHub, type CloudOptions } from "./channels/cloud/session.js";
-import * as cloudModule from "./modules/cloud/module.js";
-import { cloudConfig, saveNumberInfo } from "./modules/cloud/service.js";
 import { JobRunner } from "./jobs/runner.js";
 import { openCluster } from "./lib/cluster/index.js";
-import { AppError } from "./lib/errors.js";
+import { SessionOwnership } from "./lib/cluster/ownership.js";
 import { EventBus } from "./lib/events.js";
 import { MediaStore } from "./lib/media.js";
+import { type Clock, realClock } from "./lib/pace.js";
 import { openStorage } from "./lib/storage.js";
 import { UploadReceiver } from "./lib/uploads.js";
-import { authRoutes } from "./modules/auth/routes.js";
+import * as ai from "./modules/ai/module.js";
+import * as audit from "./modules/audit/module.js";
+import * as auth from "./modules/auth/module.js";
 import { userFromToken } from "./modules/auth/tokens.js";
+import type { HttpOptions } from "./modules/billing/http.js";
+import * as billingModule from "./modules/billing/module.js";
+import { BillingRegistry } from "./modules/billing/registry.js";
+import * as botContent from "./modules/bot-content/module.js";
+import * as bots from "./modules/bots/module.js";
+import * as cloudModule from "./modules/cloud/module.js";
+import { cloudConfig, saveNumberInfo } from "./modules/cloud/service.js";
 import { createAuthStateStore } from "./modules/connections/auth-state.js";
-import { connectionRoutes } from "./modules/connections/routes.js";
-import { SessionOwnership } from "./modules/connections/ownership.js";
-import { disconnectSession, requestNewQr, startAllSessions, startSession } from "./modules/connections/service.js";
-import { SIM_CALL, simulatorCallHandler, simulatorRoutes } from "./modules/connections/simulator.routes.js";
-import { CLOUD_WEBHOOK_CALL, cloudWebhookCallHandler } from "./modules/cloud/service.js";
+import * as connections from "./modules/connections/module.js";
+import { startAllSessions, startSession } from "./modules/connections/service.js";
 import { createSimulatorStore } from "./modules/connections/simulator-store.js";
+import * as contacts from "./modules/contacts/module.js";
+import * as contracts from "./modules/contracts/module.js";
+import type { ContractDeps } from "./modules/contracts/service.js";
+import * as disparos from "./modules/disparos/module.js";
+import * as health from "./modules/health/module.js";
+import * as incidents from "./modules/incidents/module.js";
+import * as lgpd from "./modules/lgpd/module.js";
+import * as messageApi from "./modules/message-api/module.js";
+import { createJournal, type Journal } from "./modules/messages/journal.js";
+import * as messages from "./modules/messages/module.js";
+import { messageWidLookup, publishMessage } from "./modules/messages/queries.js";
+import { reannounceRecent } from "./modules/messages/reannounce.js";
+import * as metrics from "./modules/metrics/module.js";
+import type { Module, ModuleHost } from "./module-host.js";
+import * as ops from "./modules/ops/module.js";
 import type { ConvDeps } from "./modules/outbox/deps.js";
 import { OutboxSender, type SenderOptions } from "./modules/outbox/sender.js";
-import { metricsRoutes } from "./modules/metrics/routes.js";
-import { MetricsCache } from "./modules/metrics/service.js";
-import type { HttpOptions } from "./modules/billing/http.js";
-import { BillingRegistry } from "./modules/billing/registry.js";
-import { billingRoutes } from "./modules/billing/routes.js";
-import { registerAi } from "./modules/ai/index.js";
-import * as bots from "./modules/bots/module.js";
-import { botContentRoutes } from "./modules/bot-content/routes.js";
-import { registerDisparoRealtime } from "./realtime/disparos.js";
-import { registerContractRealtime } from "./realtime/contracts.js";
-import { registerScheduleRealtime } from "./realtime/schedules.js";
-import { registerHealthRealtime } from "./realtime/health.js";
-import * as healthModule from "./modules/health/module.js";
-import { registerMentionRealtime } from "./realtime/mentions.js";
-import * as audit from "./modules/audit/module.js";
-import * as lgpd from "./modules/lgpd/module.js";
-import { messageApiRoutes } from "./modules/message-api/routes.js";
-import { type Clock, realClock } from "./lib/pace.js";
-import { contactRoutes } from "./modules/contacts/routes.js";
-import * as contractsModule from "./modules/contracts/module.js";
-import type { ContractDeps } from "./modules/contracts/service.js";
-import * as disparosModule from "./modules/disparos/module.js";
-import * as incidentsModule from "./modules/incidents/module.js";
-import * as queuesModule from "./modules/queues/module.js";
-import * as messages from "./modules/messages/module.js";
-import * as schedulesModule from "./modules/schedules/module.js";
-import type { ModuleHost } from "./modules/module.js";
+import * as profile from "./modules/profile/module.js";
+import * as queues from "./modules/queues/module.js";
+import * as quickAnswers from "./modules/quick-answers/module.js";
+import * as schedules from "./modules/schedules/module.js";
+import * as settings from "./modules/settings/module.js";
 import * as system from "./modules/system/module.js";
-import * as ops from "./modules/ops/module.js";
-import { registerHttpMetrics } from "./modules/ops/prometheus.js";
+import * as tags from "./modules/tags/module.js";
 import * as tickets from "./modules/tickets/module.js";
-import { createJournal, type Journal } from "./modules/messages/journal.js";
-import { messageWidLookup, publishMessage } from "./modules/messages/queries.js";
-import { queueRoutes } from "./modules/queues/routes.js";
-import { quickAnswerRoutes } from "./modules/quick-answers/routes.js";
-import { BrandingStore } from "./modules/settings/branding.js";
-import { SettingsGate } from "./modules/settings/gate.js";
-import { settingRoutes } from "./modules/settings/routes.js";
-import { getSettingValue } from "./modules/settings/service.js";
-import { tagRoutes } from "./modules/tags/routes.js";
-import { userRoutes } from "./modules/users/routes.js";
-import { profileRoutes } from "./modules/profile/routes.js";
+import * as users from "./modules/users/module.js";
+import { seed } from "./modules/users/seed.js";
 import { SessionCache } from "./modules/users/session-cache.js";
-import { reannounceRecent } from "./modules/messages/reannounce.js";
 import { WaitingLines } from "./modules/tickets/waiting-lines.js";
+import { registerContractRealtime } from "./realtime/contracts.js";
+import { registerDisparoRealtime } from "./realtime/disparos.js";
+import { registerHealthRealtime } from "./realtime/health.js";
+import { registerMentionRealtime } from "./realtime/mentions.js";
+import { registerScheduleRealtime } from "./realtime/schedules.js";
 import { bridgeCrudEvents, createRealtime, type RealtimeServer, refreshSocketUsers, trackPresence } from "./realtime/server.js";
 import { registerTicketRealtime } from "./realtime/tickets.js";
+
+/**
+ * The modules, in the order they register (modules/module.ts): each one's listeners, jobs, routes
+ * and start-up work are its own. The order matters in two places: the bots set the message
+ * builder's hooks before messages reads them, and routes register in this order.
+ */
+const MODULES: readonly Module[] = [
+  auth,
+  users,
+  profile,
+  queues,
+  contacts,
+  quickAnswers,
+  tags,
+  connections,
+  tickets,
+  system,
+  disparos,
+  incidents,
+  billingModule,
+  bots,
+  botContent,
+  messages,
+  ai,
+  metrics,
+  settings,
+  contracts,
+  schedules,
+  health,
+  audit,
+  lgpd,
+  cloudModule,
+  messageApi,
+  ops,
+];
 
 export interface BuildOptions {
   /** An already open database (tests); otherwise opened from the configuration. */
@@ -145,49 +162,9 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** The one composition root: db → realtime → channels → modules → jobs. */
+/** The one composition root: db → realtime → channels → the modules, in a list → sessions, senders, jobs. */
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<App> {
-  const app = Fastify({
-    logger:
-      opts.logger === false
-        ? false
-        : {
-            level: config.LOG_LEVEL,
-            ...(opts.logStream && { stream: opts.logStream }),
-            serializers: { err: errSerializer, error: errSerializer, req: reqSerializer },
-            redact: {
-              paths: [
-                "req.headers.authorization",
-                'req.headers["x-settings-token"]',
-                "*.settingsToken",
-                "req.headers.cookie",
-                'res.headers["set-cookie"]',
-                "*.password",
-                "*.currentPassword",
-                "*.token",
-                "*.apiKey",
-                "*.params",
-              ],
-              censor: "[redacted]",
-            },
-          },
-    // one line per request, written by registerRequestLog (not Fastify's incoming + completed)
-    logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: config.BODY_LIMIT,
-    trustProxy: config.TRUST_PROXY === "true",
-    routerOptions: { ignoreTrailingSlash: true },
-    genReqId: () => crypto.randomUUID(),
-    // a closing process (SIGTERM) still answers the requests already on its connections (the drain)
-    return503OnClosing: false,
-  }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(makeSerializerCompiler({ checked: config.NODE_ENV !== "production" }));
-  registerErrorHandling(app);
-  registerRequestLog(app, config.LOG_SLOW_MS);
-  registerInputCleaning(app);
-  // what a refused client may still send is read and dropped (so it reads the refusal), up to this
-  registerLingeringDrain(app, Math.max(32 * 1024 * 1024, 4 * config.BODY_LIMIT, 2 * config.UPLOAD_LIMIT));
-
+  const app = createHttpServer(config, opts);
   const database =
     opts.database ??
     (await openDatabase({ databaseUrl: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, dataDir: `${config.dataDir}/pglite` }));
@@ -213,27 +190,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   events.onEverywhere("setting.updated", (p) => {
     if (p.setting.key === "financeBaseUrl") frameOrigin = frameOriginOf(p.setting.value);
   });
-  registerSecurityHeaders(app, config, () => frameOrigin);
-  registerCors(app, config);
-  await app.register(fastifyCookie);
   const userOfToken = (token: string) => userFromToken(ctx, token);
-  registerApiDocsGate(app, ctx, userOfToken);
-  await app.register(fastifyMultipart, { limits: { fileSize: config.UPLOAD_LIMIT, files: 10, fields: 20, fieldSize: 100_000 } });
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: "Balcão API", version: "1.0.0", description: "Customer-service inbox over WhatsApp." },
-      components: {
-        securitySchemes: {
-          bearer: { type: "http", scheme: "bearer" },
-          // the message API's connection token (POST /api/messages/send); the Bearer header carries it too
-          apiToken: { type: "apiKey", in: "header", name: "X_TOKEN" },
-        },
-      },
-      security: [{ bearer: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(fastifySwaggerUi, { routePrefix: "/api-docs" });
+  await registerHttpEdges(app, { ctx, frameOrigin: () => frameOrigin, userOfToken });
 
   const io = createRealtime(ctx, app);
   const presence = trackPresence(ctx, io);
@@ -272,7 +230,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // files (media, contract PDFs, branding images): folders under DATA_DIR, or S3 when S3_BUCKET is set
   const storage = openStorage(config);
   const media = new MediaStore(storage, config.dataDir);
-  // several processes on one PostgreSQL: each session owned by one process through a lease (ownership.ts)
+  // several processes on one PostgreSQL: each session owned by one process through a lease (lib/cluster/ownership.ts)
   const ownership =
     config.DATABASE_URL && database.engine === "postgres"
       ? new SessionOwnership(ctx, database, {
@@ -313,8 +271,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const guard = makeGuards(userOfToken);
   runGuardsFirst(app, guard);
 
-  // the modules: each registers its listeners, jobs and routes (modules/module.ts)
+  // the modules, in their list: each registers its listeners, jobs, routes and start-up work
   const routes: FastifyPluginAsync[] = [];
+  const httpHooks: ((app: FastifyInstance) => void)[] = [];
   const starts: (() => Promise<void>)[] = [];
   const host: ModuleHost = {
     ctx,
@@ -324,58 +283,21 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     clock,
     guard,
     routes: (...plugins) => void routes.push(...plugins),
+    onHttp: (fn) => void httpHooks.push(fn),
     onStart: (fn) => void starts.push(fn),
     ...(ownership && { orphanedJobs: ownership.orphanedJobs() }),
+    sender,
+    journal,
+    // the billing system (SGP / MK-AUTH) of the integration settings: one live adapter, its breaker and cache
+    billing: new BillingRegistry(clock, { allow: config.allowedPrivateHosts, ...opts.billingHttp }),
+    simulator,
+    inbound: { hooks: {} },
+    presence: { onlineUserIds: () => presence.onlineUserIds(), socketCount: () => io.of("/").sockets.size },
+    ...(ownership && { ownerCalls: { handle: (m, h) => ownership.handle(m, h), ask: (id, m, a) => ownership.ask(id, m, a) } }),
+    tuning: { aiTimeoutMs: opts.ai?.timeoutMs, billingHttp: opts.billingHttp, botClock: opts.botClock },
   };
-  routes.push(
-    authRoutes(ctx),
-    userRoutes(ctx, guard),
-    profileRoutes(ctx, guard),
-    queueRoutes(ctx, guard),
-    contactRoutes(conv, guard),
-    quickAnswerRoutes(ctx, guard),
-    tagRoutes(ctx, guard),
-    connectionRoutes(ctx, channels, guard),
-  );
-  tickets.register(host);
-  system.register(host);
-
-  // disparos: one send job per connection, paced; the outbox's outcomes move the rows on
-  const disparoDeps = disparosModule.register(host);
-  // outage mode (incidents): routes, the "normalizado" job at the unsolicited pace; the queue position notice
-  incidentsModule.register(host);
-  queuesModule.register(host);
-
-  // the billing system (SGP / MK-AUTH) of the integration settings: one live adapter, its breaker and cache
-  const billing = new BillingRegistry(clock, { allow: config.allowedPrivateHosts, ...opts.billingHttp });
-  routes.push(billingRoutes({ conv, registry: billing }, guard, new SettingsGate(ctx, clock)));
-  // the bots answer after each committed customer message; the message builder asks them what reopens nothing
-  const botHooks = bots.register(host, { clock: opts.botClock ?? clock, disparos: disparoDeps, billing });
-  routes.push(botContentRoutes(conv, guard));
-  messages.register(host, journal, botHooks);
-  // AI assist: the transcription job (queued by a customer's voice note) and its routes
-  routes.push(registerAi({ conv, billing, jobs, clock, timeoutMs: opts.ai?.timeoutMs }, guard));
-
-  // the dashboard's figures, cached a few seconds and dropped by ticket events
-  const metrics = new MetricsCache({ ctx, clock, onlineUserIds: () => presence.onlineUserIds() });
-  routes.push(metricsRoutes(metrics, guard));
-  const branding = new BrandingStore(storage);
-  routes.push(settingRoutes(ctx, guard, clock, branding));
-  const contractDeps = await contractsModule.register(host, branding);
-  schedulesModule.register(host);
-  // number health: the sender's gate (pause, cap, warm-up), ban signals, the backup connection
-  healthModule.register(host, sender);
-  // the audit log (reads, retention) and LGPD (a contact's export and erasure, media retention)
-  audit.register(host);
-  lgpd.register(host, { contractFiles: contractDeps.files });
-  // several processes: a webhook that reaches a process without the number's session goes to its owner
-  cloudModule.register(host, ownership && ((id, m, a) => ownership.ask(id, m, a)));
-  routes.push(messageApiRoutes(conv));
-  if (config.simulatorEnabled)
-    routes.push(simulatorRoutes(ctx, channels, simulator, guard, ownership && ((id, m, a) => ownership.ask(id, m, a))));
-  // operations: /health, /ready, /metrics/prometheus (every request timed into its histogram)
-  const prometheus = ops.register(host, { storage, socketCount: () => io.of("/").sockets.size });
-  registerHttpMetrics(app, prometheus);
+  for (const m of MODULES) await m.register(host);
+  for (const hook of httpHooks) hook(app);
   for (const plugin of routes) await app.register(plugin);
 
   if (opts.serveWeb !== false) {
@@ -385,21 +307,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   // sessions (each replays its unfinished journal events first), the senders, the jobs
   if (ownership) {
-    // what other processes ask of the sessions this one owns
-    ownership.handle("channel", async (whatsappId, args) => {
-      const { method, args: params } = args as { method: string; args: unknown[] };
-      const session = channels.get(whatsappId) as unknown as Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined>;
-      if (!session || !(SESSION_CALLS as readonly string[]).includes(method) || typeof session[method] !== "function") {
-        throw new AppError("ERR_WAPP_NOT_INITIALIZED");
-      }
-      return session[method].apply(session, params);
-    });
-    ownership.handle("conn.start", (id) => startSession(ctx, channels, id));
-    ownership.handle("conn.newQr", (id) => requestNewQr(ctx, channels, id));
-    ownership.handle("conn.logout", (id) => disconnectSession(ctx, channels, id));
-    ownership.handle("conn.stop", (id) => channels.stop(id));
-    ownership.handle(SIM_CALL, simulatorCallHandler(channels, simulator));
-    ownership.handle(CLOUD_WEBHOOK_CALL, cloudWebhookCallHandler(channels));
     await ownership.start({
       start: (id) => startSession(ctx, channels, id, "owned"),
       stop: (id) => channels.stop(id),
@@ -435,8 +342,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     sender,
     jobs,
     ownership,
-    contracts: contractDeps,
-    billing,
+    contracts: contracts.contractDepsOf(host),
+    billing: host.billing,
     async close() {
       if (closed) return;
       closed = true;

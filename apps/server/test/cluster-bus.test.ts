@@ -19,7 +19,7 @@ const envOf = (mode: Mode, extra: Record<string, string> = {}): Record<string, s
   ...extra,
 });
 
-/** `owned`: DATABASE_URL set, so each WhatsApp session has one owner process (connections/ownership.ts) */
+/** `owned`: DATABASE_URL set, so each WhatsApp session has one owner process (lib/cluster/ownership.ts) */
 async function twoProcesses(mode: Mode, extra: Record<string, string> = {}, owned = false) {
   const shared = await createSharedDatabase();
   const env = envOf(mode, { ...extra, ...(owned && { DATABASE_URL: shared.url }) });

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enqueueJob, JobRunner } from "../src/jobs/runner.js";
-import { jobsOfGoneProcesses } from "../src/modules/connections/ownership.js";
+import { jobsOfGoneProcesses } from "../src/lib/cluster/ownership.js";
 import { api, createQueue, customerSays, eventually, pairedSimulator, phoneOf, settle } from "./conversation-kit.js";
 import { fakeClock } from "./fake-clock.js";
 import { createTestApp, type TestApp } from "./helpers.js";

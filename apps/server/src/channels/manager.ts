@@ -1,5 +1,6 @@
 import { type ChannelType, cleanDeep } from "@balcao/contract";
 import type { AuthStateStore, ChannelDeps, ChannelEvent, ChannelFactory, ChannelSession } from "./channel.js";
+import type { RemoteSessions, SessionOp } from "../lib/cluster/remote.js";
 
 /**
  * The live sessions of this process, one per connection. It creates a session with the factory of
@@ -73,22 +74,7 @@ export const SESSION_CALLS = [
  * Sessions of other processes (several server processes on one database): each connection's
  * session runs in the one process that owns it; the others reach it through this.
  */
-export interface RemoteSessions {
-  /** this process owns the connection: its session, if any, is the local one */
-  owns(whatsappId: number): boolean;
-  /** runs one of SESSION_CALLS at the connection's owner (rejects when no process owns it) */
-  call(whatsappId: number, method: (typeof SESSION_CALLS)[number], args: unknown[]): Promise<unknown>;
-  /** the connection's session runs in another process and is connected there */
-  connectedElsewhere(whatsappId: number): Promise<boolean>;
-  /**
-   * Before a session is started, restarted, logged out or stopped on request: true when its owner
-   * (another process) did it; false when this process owns it (taking its lease when free) and does it.
-   */
-  atOwner(whatsappId: number, op: SessionOp): Promise<boolean>;
-}
-
-/** "ensure": start the session unless it already runs (a new connection, which a lease round may have started first). */
-export type SessionOp = "start" | "ensure" | "newQr" | "logout" | "stop";
+export type { RemoteSessions, SessionOp } from "../lib/cluster/remote.js";
 
 export class ChannelManager {
   private readonly factories = new Map<ChannelType, ChannelFactory>();

@@ -48,7 +48,7 @@ export const clusterEvents = pgTable(
 );
 
 /**
- * Several server processes on one PostgreSQL (modules/connections/ownership.ts): each WhatsApp
+ * Several server processes on one PostgreSQL (lib/cluster/ownership.ts): each WhatsApp
  * session is owned by one process through a lease renewed every few seconds; a lease past its
  * expiry (its owner died) is taken by another process, which starts the session from the auth
  * state in the database. The embedded mode (PGlite, one process) keeps no rows here.

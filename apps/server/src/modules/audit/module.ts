@@ -1,4 +1,4 @@
-import type { ModuleHost } from "../module.js";
+import type { ModuleHost } from "../../module-host.js";
 import { getSettingValue } from "../../db/settings.js";
 import { auditRoutes } from "./routes.js";
 import { purgeAudit } from "./service.js";

@@ -1,5 +1,5 @@
 import { registerOutboxFed } from "../../jobs/outbox-fed.js";
-import type { ModuleHost } from "../module.js";
+import type { ModuleHost } from "../../module-host.js";
 import { followHealth, moveToBackup, outOfStep } from "./health.js";
 import { disparoRoutes } from "./routes.js";
 import { type DisparoDeps, disparoWork } from "./service.js";
@@ -9,11 +9,17 @@ export const HEALTH_SYNC_JOB = "disparos.healthSync";
 
 /**
  * Disparos: one send job per connection, paced; the outbox's outcomes move the rows on (the
- * outbox-fed life cycle, jobs/outbox-fed.ts). Answers its deps for the bots' opt-out step.
+ * outbox-fed life cycle, jobs/outbox-fed.ts).
  */
-export function register(host: ModuleHost): DisparoDeps {
-  const { ctx, conv, jobs, clock } = host;
-  const deps: DisparoDeps = { conv, clock, random: Math.random, wakeRunner: (at) => (at === undefined ? jobs.wake() : jobs.wakeAt(at)) };
+/** What the disparos' jobs, routes and the bots' opt-out step use. */
+export function disparoDepsOf(host: Pick<ModuleHost, "conv" | "clock" | "jobs">): DisparoDeps {
+  const { conv, clock, jobs } = host;
+  return { conv, clock, random: Math.random, wakeRunner: (at) => (at === undefined ? jobs.wake() : jobs.wakeAt(at)) };
+}
+
+export function register(host: ModuleHost): void {
+  const { ctx, jobs, clock } = host;
+  const deps = disparoDepsOf(host);
   const life = registerOutboxFed(
     jobs,
     ctx.events,
@@ -32,5 +38,4 @@ export function register(host: ModuleHost): DisparoDeps {
   });
   host.routes(disparoRoutes(deps, host.guard));
   host.onStart(() => life.start());
-  return deps;
 }

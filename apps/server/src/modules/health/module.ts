@@ -1,5 +1,4 @@
-import type { ModuleHost } from "../module.js";
-import type { OutboxSender } from "../outbox/sender.js";
+import type { ModuleHost } from "../../module-host.js";
 import { HealthGate } from "./gate.js";
 import { sendAlertMail } from "./mail.js";
 import { type HealthDeps, healthRoutes } from "./routes.js";
@@ -14,9 +13,9 @@ import * as service from "./service.js";
 export const SWEEP_JOB = "health.sweep";
 export const CLEANUP_JOB = "health.cleanup";
 
-export function register(host: ModuleHost, sender: OutboxSender): HealthDeps {
+export function register(host: ModuleHost): void {
   const { ctx, conv, jobs, clock } = host;
-  sender.setGate(new HealthGate(ctx));
+  host.sender.setGate(new HealthGate(ctx));
 
   const reroute = async (whatsappId: number) => {
     await service.rerouteFrom(ctx, whatsappId, clock.now());
@@ -62,5 +61,4 @@ export function register(host: ModuleHost, sender: OutboxSender): HealthDeps {
     },
   };
   host.routes(healthRoutes(deps, host.guard));
-  return deps;
 }

@@ -1,4 +1,4 @@
-import type { ModuleHost } from "../module.js";
+import type { ModuleHost } from "../../module-host.js";
 import { incidentRoutes } from "./routes.js";
 import { CLOSE_TICKETS_JOB, forgetOpenLook, type IncidentDeps, NOTIFY_JOB, runCloseTickets, runNotify, sweepNotify } from "./service.js";
 
@@ -7,7 +7,7 @@ import { CLOSE_TICKETS_JOB, forgetOpenLook, type IncidentDeps, NOTIFY_JOB, runCl
  * pace and its minute sweep, and the close-their-tickets job. The notice step itself is the bots'
  * first step (bots/steps/incident.ts).
  */
-export function register(host: ModuleHost): IncidentDeps {
+export function register(host: ModuleHost): void {
   const { ctx, conv, jobs, clock, channels } = host;
   const deps: IncidentDeps = { conv, clock, random: Math.random, wakeRunner: () => jobs.wake() };
   jobs.register<{ whatsappId: number }>(NOTIFY_JOB, (p, job) => runNotify(deps, p.whatsappId, job.id));
@@ -19,5 +19,4 @@ export function register(host: ModuleHost): IncidentDeps {
     if (e.status === "CONNECTED") sweepNotify(deps, whatsappId).catch((err) => ctx.log.error({ err }, "incident notify wake failed"));
   });
   host.routes(incidentRoutes(deps, host.guard));
-  return deps;
 }

@@ -1,7 +1,8 @@
 import type { Ticket } from "@balcao/contract";
 import { PromiseCache } from "../../lib/promise-cache.js";
-import type { ModuleHost } from "../module.js";
+import type { ModuleHost } from "../../module-host.js";
 import { noticeEnabled, POSITION_JOB, runPositionNotice, untoldWaiting } from "./position.js";
+import { queueRoutes } from "./routes.js";
 
 /**
  * Queues: the position notice (issue 32 §2). A ticket that enters a queue to wait, or whose
@@ -45,4 +46,5 @@ export function register(host: ModuleHost): void {
     if (!message.fromMe && message.mediaType !== "call_log" && isWaiting(ticket)) queue(ticket).catch(fail);
   });
   jobs.register<{ ticketId: number }>(POSITION_JOB, (p) => runPositionNotice(conv, clock, p.ticketId));
+  host.routes(queueRoutes(ctx, host.guard));
 }

@@ -1,6 +1,6 @@
 import { registerOutboxFed } from "../../jobs/outbox-fed.js";
 import { moveQueuedEarlier } from "../../jobs/runner.js";
-import type { ModuleHost } from "../module.js";
+import type { ModuleHost } from "../../module-host.js";
 import { dueScheduleKeys, SEND_JOB } from "./rows.js";
 import { scheduleRoutes } from "./routes.js";
 import { anyWaitingForReply, cancelOnCustomerReply, type ScheduleDeps, scheduleWork } from "./service.js";

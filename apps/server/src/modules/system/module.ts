@@ -1,6 +1,6 @@
 import { pruneDoneJobs } from "../../jobs/runner.js";
 import { pruneJournal } from "../messages/journal.js";
-import type { ModuleHost } from "../module.js";
+import type { ModuleHost } from "../../module-host.js";
 import { pruneIdempotencyKeys } from "../outbox/idempotency.js";
 import { systemRoutes } from "./routes.js";
 

@@ -1,7 +1,7 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import { tickets } from "../../db/schema/index.js";
 import type { ConvDeps } from "../outbox/deps.js";
-import { getSettingValue } from "../settings/service.js";
+import { getSettingValue } from "../../db/settings.js";
 import { afterTransition, type Transitioned, transitionTicket } from "./apply-transition.js";
 
 const BATCH = 200;

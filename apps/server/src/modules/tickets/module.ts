@@ -1,4 +1,4 @@
-import type { ModuleHost } from "../module.js";
+import type { ModuleHost } from "../../module-host.js";
 import { runAutoClose } from "./auto-close.js";
 import { FOLD_EVERY_MS, foldTicketCounts } from "./counts.js";
 import { ticketRoutes } from "./routes.js";

@@ -2,11 +2,11 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { ErrorCode } from "@balcao/contract";
 import { type SQL, sql } from "drizzle-orm";
-import type { RemoteSessions, SESSION_CALLS, SessionOp } from "../../channels/manager.js";
+import type { RemoteSessions, SessionOp } from "./remote.js";
 import type { AppContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
-import { AppError } from "../../lib/errors.js";
-import type { EventTransport } from "../../lib/events.js";
+import { AppError } from "../errors.js";
+import type { EventTransport } from "../events.js";
 
 /**
  * Several server processes on one PostgreSQL: each WhatsApp session is owned by exactly one
@@ -382,7 +382,7 @@ export class SessionOwnership implements RemoteSessions {
     return rows.length > 0;
   }
 
-  call(whatsappId: number, method: (typeof SESSION_CALLS)[number], args: unknown[]): Promise<unknown> {
+  call(whatsappId: number, method: string, args: unknown[]): Promise<unknown> {
     return this.ask(whatsappId, CALL_SESSION, { method, args });
   }
 

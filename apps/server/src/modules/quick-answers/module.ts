@@ -1,0 +1,7 @@
+import type { ModuleHost } from "../../module-host.js";
+import { quickAnswerRoutes } from "./routes.js";
+
+/** Quick answers ('/atalho' in the message input). */
+export function register(host: ModuleHost): void {
+  host.routes(quickAnswerRoutes(host.ctx, host.guard));
+}
