@@ -2,7 +2,7 @@ import type { ChannelType } from "@balcao/contract";
 import type { FastifyInstance, FastifyPluginAsync } from "fastify";
 import { createLazyBaileysChannel } from "./channels/baileys/lazy.js";
 import type { ChannelFactory } from "./channels/channel.js";
-import { CloudHub, type CloudOptions } from "./channels/cloud/session.js";
+import { CLOUD_PACE, CloudHub, type CloudOptions } from "./channels/cloud/session.js";
 import { ChannelManager } from "./channels/manager.js";
 import { SimulatorHub } from "./channels/simulator/session.js";
 import type { Config } from "./config.js";
@@ -225,7 +225,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     graceMs: config.CLOUD_SEND_GRACE_S * 1000,
     ...opts.cloud,
   });
-  channels.register("cloud", cloud.factory);
+  channels.register("cloud", cloud.factory, { pace: CLOUD_PACE });
   for (const [type, factory] of Object.entries(opts.channelFactories ?? {})) if (factory) channels.register(type as ChannelType, factory);
   // files (media, contract PDFs, branding images): folders under DATA_DIR, or S3 when S3_BUCKET is set
   const storage = openStorage(config);

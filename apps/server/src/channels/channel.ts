@@ -1,4 +1,5 @@
 import type { ChannelType, ConnectionStatus, MediaType } from "@balcao/contract";
+import type { RateLimitOptions } from "../lib/pace.js";
 
 /**
  * The boundary between WhatsApp engines (Baileys, the simulator, later the Cloud API) and the
@@ -171,6 +172,19 @@ export interface ChannelSession {
    * kept across restarts, forgotten on logout. Optional.
    */
   contacts?(): Promise<ChannelContact[]>;
+  /**
+   * What the platform pushed for this number (a Cloud API webhook's change), taken in: its events
+   * journaled before this resolves. Only engines whose platform pushes have it.
+   */
+  receivePush?(value: unknown): Promise<void>;
+}
+
+/**
+ * What an engine declares of itself when it is registered: its own pace (a Cloud API number has
+ * Meta's throughput, not a WhatsApp Web pace), used instead of the connection's pace settings.
+ */
+export interface EngineTraits {
+  pace?: Partial<RateLimitOptions>;
 }
 
 /** A person the phone knows: a number and/or a LID, and the name saved on the phone (or their own). */

@@ -1,5 +1,5 @@
 import { type ChannelType, cleanDeep } from "@balcao/contract";
-import type { AuthStateStore, ChannelDeps, ChannelEvent, ChannelFactory, ChannelSession } from "./channel.js";
+import type { AuthStateStore, ChannelDeps, ChannelEvent, ChannelFactory, ChannelSession, EngineTraits } from "./channel.js";
 import type { RemoteSessions, SessionOp } from "../lib/cluster/remote.js";
 
 /**
@@ -78,6 +78,7 @@ export type { RemoteSessions, SessionOp } from "../lib/cluster/remote.js";
 
 export class ChannelManager {
   private readonly factories = new Map<ChannelType, ChannelFactory>();
+  private readonly traits = new Map<ChannelType, EngineTraits>();
   private readonly sessions = new Map<number, ChannelSession>();
   /** Tail of the work queue of each chat ("<whatsappId>:<chat>"), to keep its events in order. */
   private readonly tails = new Map<string, Promise<void>>();
@@ -96,8 +97,14 @@ export class ChannelManager {
     this.remote = remote;
   }
 
-  register(type: ChannelType, factory: ChannelFactory): void {
+  register(type: ChannelType, factory: ChannelFactory, traits: EngineTraits = {}): void {
     this.factories.set(type, factory);
+    this.traits.set(type, traits);
+  }
+
+  /** What the engine of `type` declared of itself (its pace); empty for an engine that declared nothing. */
+  traitsOf(type: ChannelType): EngineTraits {
+    return this.traits.get(type) ?? {};
   }
 
   hasFactory(type: ChannelType): boolean {

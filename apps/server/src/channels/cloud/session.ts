@@ -12,6 +12,7 @@ import {
 } from "../channel.js";
 import { actionOf, GraphClient, GraphError, RATE_LIMIT_CODES, reasonOf } from "./graph.js";
 import { type CloudMediaRef, messageEvents, referencedWamids, statusItems, type WebhookValue } from "./normalize.js";
+import { requestBody } from "./outbound.js";
 
 /**
  * The WhatsApp Cloud API (Meta's hosted, official API) behind the channel interface. Unlike
@@ -90,6 +91,9 @@ const TIERS: Record<string, number> = {
   TIER_10K: 10_000,
   TIER_100K: 100_000,
 };
+
+/** A Cloud API number's pace: Meta's default throughput of 80 messages per second (reference §8); declared when the engine is registered. */
+export const CLOUD_PACE = { minIntervalMs: 13, jitterMs: 0, burst: 20 };
 
 export class CloudSession implements ChannelSession {
   readonly type = "cloud" as const;
@@ -219,6 +223,11 @@ export class CloudSession implements ChannelSession {
    * journaled), the statuses noted in the ledger. Resolves when everything is kept: the webhook
    * answers 200 only then.
    */
+  /** ChannelSession.receivePush: a webhook change of this number. */
+  receivePush(value: unknown): Promise<void> {
+    return this.handleWebhook(value as WebhookValue);
+  }
+
   async handleWebhook(value: WebhookValue): Promise<void> {
     const wamids = referencedWamids(value);
     const known = wamids.length ? await this.ledger(wamids.map((w) => `wamid:${w}`)) : new Map<string, string>();
@@ -397,62 +406,9 @@ export class CloudSession implements ChannelSession {
 
   private async bodyOf(to: string, content: OutboundContent, quoted: QuotedRef | undefined, id: string): Promise<Record<string, unknown>> {
     const context = await this.wamidOf(quoted);
-    const base = {
-      messaging_product: "whatsapp",
-      recipient_type: "individual",
-      to,
-      biz_opaque_callback_data: id,
-      ...(context && { context: { message_id: context } }),
-    };
-    switch (content.kind) {
-      case "text":
-        if (content.template) {
-          const t = content.template;
-          return {
-            ...base,
-            type: "template",
-            template: {
-              name: t.name,
-              language: { code: t.language, policy: "deterministic" },
-              components: t.variables.length ? [{ type: "body", parameters: t.variables.map((text) => ({ type: "text", text })) }] : [],
-            },
-          };
-        }
-        return { ...base, type: "text", text: { body: content.body, preview_url: /https?:\/\//.test(content.body) } };
-      case "media": {
-        const mediaId = await this.upload(content.data, content.mimetype, content.fileName);
-        const type = content.mediaType;
-        const captioned = type === "image" || type === "video" || type === "document";
-        return {
-          ...base,
-          type,
-          [type]: {
-            id: mediaId,
-            ...(captioned && content.caption && { caption: content.caption }),
-            ...(type === "document" && content.fileName && { filename: content.fileName }),
-          },
-        };
-      }
-      case "location":
-        return {
-          ...base,
-          type: "location",
-          location: { latitude: content.latitude, longitude: content.longitude, name: content.name, address: content.address },
-        };
-      case "contact": {
-        const tel = /waid=(\d+)/i.exec(content.vcard)?.[1] ?? /^TEL[^:]*:(.+)$/im.exec(content.vcard)?.[1]?.replace(/\D/g, "");
-        return {
-          ...base,
-          type: "contacts",
-          contacts: [
-            {
-              name: { formatted_name: content.displayName, first_name: content.displayName },
-              phones: tel ? [{ phone: `+${tel}`, wa_id: tel, type: "CELL" }] : [],
-            },
-          ],
-        };
-      }
-    }
+    // a file goes up first (its id names it in the message); the request's body is then a pure function of the rest
+    const mediaId = content.kind === "media" ? await this.upload(content.data, content.mimetype, content.fileName) : undefined;
+    return requestBody({ to, content, context, id, mediaId });
   }
 
   /** `POST /{phone-number-id}/media` (multipart): the id to send the file by. */

@@ -1,15 +1,10 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import {
-  type ChatWindowAnswer,
-  type CloudTemplate,
-  type CloudTemplatesAnswer,
-  renderTemplate,
-  templateVariableCount,
-} from "@balcao/contract";
+import { type ChatWindowAnswer, type CloudTemplate, type CloudTemplatesAnswer, renderTemplate } from "@balcao/contract";
 import { and, eq, sql } from "drizzle-orm";
 import { GraphClient, GraphError, reasonOf } from "../../channels/cloud/graph.js";
 import { changesOf, type WebhookBody } from "../../channels/cloud/normalize.js";
-import { type CloudConfig, type CloudNumberInfo, CloudSession } from "../../channels/cloud/session.js";
+import { approvedTemplates } from "../../channels/cloud/templates.js";
+import type { CloudConfig, CloudNumberInfo } from "../../channels/cloud/session.js";
 import type { ChannelManager } from "../../channels/manager.js";
 import type { AppContext } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
@@ -107,8 +102,8 @@ export const CLOUD_WEBHOOK_CALL = "cloud.webhook";
 export function cloudWebhookCallHandler(channels: ChannelManager) {
   return async (whatsappId: number, value: unknown): Promise<boolean> => {
     const session = channels.get(whatsappId);
-    if (!(session instanceof CloudSession)) throw new AppError("ERR_WAPP_NOT_INITIALIZED", 503);
-    await session.handleWebhook(value as Parameters<CloudSession["handleWebhook"]>[0]);
+    if (!session?.receivePush) throw new AppError("ERR_WAPP_NOT_INITIALIZED", 503);
+    await session.receivePush(value);
     return true;
   };
 }
@@ -153,21 +148,13 @@ export async function receiveWebhook(
     const conn = byNumber.get(change.phoneNumberId);
     if (!conn) continue;
     const session = channels.get(conn.id);
-    if (session instanceof CloudSession) await session.handleWebhook(change.value);
+    if (session?.receivePush) await session.receivePush(change.value);
     else if (ask) await ask(conn.id, CLOUD_WEBHOOK_CALL, change.value);
     else throw new AppError("ERR_WAPP_NOT_INITIALIZED", 503);
   }
 }
 
 // ---------- templates ----------
-
-type GraphTemplate = {
-  name?: string;
-  language?: string;
-  status?: string;
-  category?: string;
-  components?: { type?: string; text?: string }[];
-};
 
 const templateCache = new Map<number, { at: number; answer: CloudTemplatesAnswer }>();
 
@@ -178,27 +165,9 @@ export async function listTemplates(ctx: AppContext, whatsappId: number, refresh
   const config = await cloudConfig(ctx.db, whatsappId);
   if (!config) throw new AppError("ERR_NOT_CLOUD_CONNECTION", 400);
   const graph = new GraphClient({ baseUrl: graphUrl(ctx), allow: ctx.config.allowedPrivateHosts }, () => config.accessToken);
-  const templates: CloudTemplate[] = [];
-  let path: string | undefined = `${config.businessAccountId}/message_templates?fields=name,language,status,category,components&limit=100`;
+  let templates: CloudTemplate[];
   try {
-    for (let page = 0; path && page < 20; page++) {
-      const res: { data?: GraphTemplate[]; paging?: { next?: string } } = await graph.call("GET", path);
-      for (const t of res.data ?? []) {
-        if (t.status !== "APPROVED" || !t.name || !t.language) continue;
-        const body = t.components?.find((c) => c.type === "BODY")?.text ?? "";
-        templates.push({
-          name: t.name,
-          language: t.language,
-          category: t.category ?? "",
-          status: t.status,
-          body,
-          variables: templateVariableCount(body),
-        });
-      }
-      // the next page, only on the Graph API's own origin (a token never goes elsewhere)
-      const next = res.paging?.next;
-      path = next && new URL(next).origin === new URL(graphUrl(ctx)).origin ? next : undefined;
-    }
+    templates = await approvedTemplates(graph, config.businessAccountId, graphUrl(ctx));
   } catch (err) {
     if (err instanceof GraphError) throw new AppError("ERR_CLOUD_GRAPH", 502, { graph: [reasonOf(err.code, err.title)] });
     throw err;

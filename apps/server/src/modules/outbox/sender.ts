@@ -71,8 +71,6 @@ export interface SendGate {
   sentUnsolicited(whatsappId: number, now: number): Promise<void>;
   failed(whatsappId: number, reason: string, permanent: boolean): Promise<void>;
 }
-/** A Cloud API number's pace: Meta's default throughput of 80 messages per second (reference §8). */
-export const CLOUD_PACE = { minIntervalMs: 13, jitterMs: 0, burst: 20 };
 
 export const DEFAULT_SENDER = { leaseMs: 60_000, maxAttempts: 6 };
 export const defaultBackoff = (attempts: number) => Math.min(300_000, 2000 * 2 ** (attempts - 1));
@@ -385,10 +383,12 @@ export class OutboxSender {
       })
       .from(whatsapps)
       .where(eq(whatsapps.id, whatsappId));
-    // a Cloud API number has Meta's own limits (throughput, tier, pair rate — kept by the channel), not a WhatsApp Web pace
+    // an engine with a pace of its own (the Cloud API: Meta's throughput, tier and pair rate, kept by the
+    // channel) declared it when registered; the others follow the connection's pace settings
+    const engine = row ? this.channels.traitsOf(row.type).pace : undefined;
     const options: RateLimitOptions = row
-      ? row.type === "cloud"
-        ? { ...DEFAULT_RATE_LIMIT, ...CLOUD_PACE }
+      ? engine
+        ? { ...DEFAULT_RATE_LIMIT, ...engine }
         : { ...DEFAULT_RATE_LIMIT, minIntervalMs: row.interval, jitterMs: row.jitter, burst: row.burst }
       : DEFAULT_RATE_LIMIT;
     // a pace changed while the sender runs applies from its next send; an unchanged one keeps its state
