@@ -49,6 +49,8 @@ export interface ServerToClientEvents {
   "chatbot:update": (p: { action: "create" | "update"; chatEntry: ChatEntry } | { action: "delete"; id: number }) => void;
   /** audio entries changed (every signed-in user: agents send them from the message input) */
   "audiobot:update": (p: { action: "create" | "update"; audioEntry: AudioEntry } | { action: "delete"; id: number }) => void;
+  /** the server's event path to the other processes came back after an outage: read every screen again (as after a reconnect) */
+  resync: (p: Record<string, never>) => void;
   /** an internal note named this user (`@Name`); only to users who may see the ticket */
   mention: (p: MentionEvent) => void;
 }

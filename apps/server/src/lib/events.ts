@@ -127,8 +127,11 @@ void payloadsAreJsonSafe;
 export interface EventTransport {
   /** Sends one encoded event to the other processes (in the order of the calls). */
   send(message: string): Promise<void>;
-  /** Starts hearing the other processes' events (and this one's own, which the bus drops). */
-  listen(onMessage: (message: string) => void): Promise<void>;
+  /**
+   * Starts hearing the other processes' events (and this one's own, which the bus drops);
+   * `onResume` when hearing starts again after the path was lost (events of that gap are gone).
+   */
+  listen(onMessage: (message: string) => void, onResume?: () => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -149,8 +152,29 @@ export class EventBus {
 
   /** From now on, events with `onEverywhere` listeners also go to (and come from) the other processes. */
   async connect(transport: EventTransport): Promise<void> {
-    await transport.listen((message) => this.receive(message));
+    await transport.listen(
+      (message) => this.receive(message),
+      () => {
+        for (const fn of this.resumers) {
+          try {
+            fn();
+          } catch (err) {
+            this.onError(err, "(event path resumed)");
+          }
+        }
+      },
+    );
     this.transport = transport;
+  }
+
+  private readonly resumers: (() => void)[] = [];
+
+  /**
+   * The path to the other processes came back after an outage (Redis or PostgreSQL's listener
+   * reconnected): what they published meanwhile never arrived here. Screens resynchronise on it.
+   */
+  onResume(fn: () => void): void {
+    this.resumers.push(fn);
   }
 
   async close(): Promise<void> {

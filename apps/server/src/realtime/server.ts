@@ -118,6 +118,12 @@ export function bridgeCrudEvents(ctx: AppContext, io: RealtimeServer) {
   );
   on("whatsapp.saved", (p) => admins().emit("whatsapp", { action: "update", whatsapp: p.whatsapp }));
   on("whatsapp.deleted", (p) => admins().emit("whatsapp", { action: "delete", whatsappId: p.whatsappId }));
+  // the path to the other processes came back after an outage: what they published meanwhile never
+  // reached these sockets; each screen reads again (the web does on "resync" what it does on a reconnect)
+  ctx.events.onResume(() => {
+    ctx.log.info("event path back: screens told to read again");
+    io.local.emit("resync", {});
+  });
   on("whatsapp.session", ({ previous: _previous, reason: _reason, ...session }) =>
     admins().emit("whatsappSession", { action: "update", session }),
   );

@@ -24,5 +24,12 @@ export function connectSocket(): AppSocket {
     const now = http.getToken();
     if (reason === "io server disconnect" && now && now !== used) socket.connect();
   });
+  // the server's path to its other processes came back after an outage (Redis restarted): events of
+  // that gap never reached this socket, so every screen reads again, as after a reconnect (whose
+  // "connect" listeners join their rooms and read their lists again)
+  socket.on("resync", () => {
+    socket.disconnect();
+    socket.connect();
+  });
   return socket;
 }

@@ -10,17 +10,32 @@ import type { EventTransport } from "../events.js";
  */
 
 /** Redis pub/sub on one channel (a subscriber connection of its own). */
-export function redisTransport(redis: Redis, channel: string): EventTransport {
+export function redisTransport(redis: Redis, channel: string, onError: (err: unknown) => void = () => undefined): EventTransport {
   const sub = redis.duplicate();
+  // the subscriber's own connection fails and comes back with Redis (ioredis reconnects and subscribes again)
+  let lost = false;
+  sub.on("error", (err) => {
+    if (!lost) onError(err);
+    lost = true;
+  });
+  sub.on("close", () => {
+    lost = true;
+  });
   return {
     async send(message) {
       await redis.publish(channel, message);
     },
-    async listen(onMessage) {
+    async listen(onMessage, onResume) {
       sub.on("message", (ch: string, message: string) => {
         if (ch === channel) onMessage(message);
       });
       await sub.subscribe(channel);
+      lost = false;
+      sub.on("ready", () => {
+        if (!lost) return;
+        lost = false;
+        onResume?.();
+      });
     },
     async close() {
       sub.disconnect();
@@ -73,7 +88,7 @@ export function postgresTransport(
     return rows[0]?.payload;
   };
 
-  const connect = async (onMessage: (message: string) => void) => {
+  const connect = async (onMessage: (message: string) => void, onResume?: () => void, again = false) => {
     const client = new pg.Client(pool.options);
     client.on("notification", (n) => {
       if (n.channel !== channel || n.payload === undefined) return;
@@ -90,12 +105,28 @@ export function postgresTransport(
     client.on("error", (err) => {
       onError(err);
       void client.end().catch(() => undefined);
-      if (listener === client) listener = undefined;
-      if (!closed) retry = setTimeout(() => void connect(onMessage).catch(onError), 1000);
+      if (listener === client) {
+        listener = undefined;
+        reconnect(onMessage, onResume);
+      }
     });
-    await client.connect();
-    await client.query(`listen ${ident}`);
+    try {
+      await client.connect();
+      await client.query(`listen ${ident}`);
+    } catch (err) {
+      void client.end().catch(() => undefined);
+      throw err;
+    }
     listener = client;
+    // heard again after an outage: what was published meanwhile never arrived
+    if (again) onResume?.();
+  };
+  /** Tries again every second until the listener is back (a database restart takes a while). */
+  const reconnect = (onMessage: (message: string) => void, onResume?: () => void) => {
+    if (closed) return;
+    retry = setTimeout(() => {
+      connect(onMessage, onResume, true).catch(() => reconnect(onMessage, onResume));
+    }, 1000);
   };
 
   /** Sends what waits, in order, as few NOTIFYs as their sizes allow; a large event goes alone (stored, then its id). */
@@ -128,7 +159,7 @@ export function postgresTransport(
         flushing ??= flush();
       });
     },
-    listen: connect,
+    listen: (onMessage, onResume) => connect(onMessage, onResume),
     async close() {
       closed = true;
       clearTimeout(retry);

@@ -51,23 +51,35 @@ export async function openCluster(config: Config, database: Database, events: Ev
   let transport: EventTransport | undefined;
   let redis: Redis | undefined;
   let socketAdapter: Cluster["socketAdapter"];
+  let redisFailed: (err: unknown) => void = () => undefined;
   let mode: Cluster["mode"];
   if (config.REDIS_URL) {
     mode = "redis";
     // loaded only here: a process without Redis never holds ioredis and the adapter (about 10 MiB of memory)
     const [{ Redis: RedisClient }, { createAdapter }] = await Promise.all([import("ioredis"), import("@socket.io/redis-adapter")]);
     const client = new RedisClient(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true });
-    let lastError = 0;
-    client.on("error", (err) => {
-      // one line per 10 s while Redis is unreachable (ioredis reconnects by itself)
-      if (Date.now() - lastError > 10_000) log.error({ err }, "Redis connection failed");
-      lastError = Date.now();
+    // one line per outage, whichever of its connections fails first (ioredis reconnects by itself), and one when it is back
+    let down = false;
+    const failed = (err: unknown) => {
+      if (!down) log.error({ err }, "Redis connection failed; reconnecting");
+      down = true;
+    };
+    client.on("error", failed);
+    redisFailed = failed;
+    client.on("ready", () => {
+      if (down) log.info("Redis connection restored");
+      down = false;
     });
     await client.connect();
     redis = client;
     store = new RedisStore(client, prefix);
-    transport = redisTransport(client, `${prefix}events`);
-    socketAdapter = (io) => void io.adapter(createAdapter(client, client.duplicate(), { key: `${prefix}socket.io` }));
+    transport = redisTransport(client, `${prefix}events`, failed);
+    socketAdapter = (io) => {
+      // the adapter's subscriber is a connection of its own: its errors are the same outage's
+      const subscriber = client.duplicate();
+      subscriber.on("error", failed);
+      io.adapter(createAdapter(client, subscriber, { key: `${prefix}socket.io` }));
+    };
   } else if (database.pool) {
     mode = "postgres";
     store = new PostgresStore(database.db, (err) => log.warn({ err }, "cluster: sweeping expired limits failed"));
@@ -85,7 +97,7 @@ export async function openCluster(config: Config, database: Database, events: Ev
     redis,
     socketAdapter,
     prefix,
-    redisChannel: (name) => (redis ? redisTransport(redis, `${prefix}${name}`) : undefined),
+    redisChannel: (name) => (redis ? redisTransport(redis, `${prefix}${name}`, redisFailed) : undefined),
     async close() {
       await events.close();
       await store.close();
