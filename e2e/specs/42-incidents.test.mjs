@@ -66,6 +66,8 @@ test("an incident opened on the Incidentes screen shows its banner live, notices
   const dialog = superv.getByRole("dialog");
   await dialog.getByTestId("incident-title").fill("Rompimento de fibra no Centro");
   await dialog.getByTestId("incident-area").fill("Centro e Jardim América");
+  // who gets the notice: every customer (the simulator's customers have no city the product can place)
+  await dialog.getByTestId("incident-audience").getByLabel("Todos os clientes").check();
   await dialog.getByRole("button", { name: "Abrir" }).click();
   await superv.getByTestId("incident-row").filter({ hasText: "Rompimento de fibra no Centro" }).waitFor();
   // the agent's inbox, open all along, shows the banner without a reload

@@ -58,8 +58,8 @@ test("a note written with the toggle shows apart in the chat and never reaches t
   const note = page.locator('[data-testid="message"][data-internal="true"]');
   await note.first().waitFor();
   assert.match(await note.first().innerText(), /Nota interna/);
-  // the /nota prefix works with the toggle off
-  await page.getByTestId("note-toggle").click();
+  // sent, the note turns the toggle off: the /nota prefix works with it off
+  await page.locator('[data-testid="note-toggle"][aria-pressed="false"]').waitFor();
   await page.getByTestId("message-input").fill("/nota segunda nota pelo atalho");
   await page.keyboard.press("Enter");
   await until(async () => (await note.count()) === 2, "the second note");

@@ -221,7 +221,9 @@ test("/ChatBot: empty states, a chat entry with an image made inline, its shortc
   await signIn(agentPage, sender);
   await agentPage.goto(`/tickets/${davi.id}`);
   await agentPage.setViewportSize({ width: 375, height: 812 });
-  await agentPage.getByRole("button", { name: "Áudios prontos" }).click();
+  // on a phone the composer's actions are in its menu
+  await agentPage.getByTestId("composer-more").click();
+  await agentPage.getByRole("menuitem", { name: "Áudios prontos" }).click();
   await agentPage.getByTestId("audio-entries").getByText("Boas-vindas").waitFor();
   await settled(agentPage);
   await shot(agentPage, "chat-audio-entries-375-light");

@@ -189,6 +189,8 @@ for (const theme of ["light", "dark"]) {
       await signIn(page, { email: ana.email, password: ana.password });
       await page.goto(`/tickets/${ticketId}`);
       await page.getByTestId("message-transcription").first().waitFor();
+      // on a phone 'Sugerir resposta' is in the composer's menu
+      if (width < 600) await page.getByTestId("composer-more").click();
       await page.getByTestId("ai-suggest").click();
       await page.getByTestId("ai-suggestion").nth(2).waitFor();
       await settled(page);

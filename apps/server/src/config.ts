@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { UPLOAD_MAX_BYTES } from "@balcao/contract";
+import { normalizePublicUrl, PUBLIC_URL_INVALID, UPLOAD_MAX_BYTES } from "@balcao/contract";
 import { z } from "zod";
 import { type AllowList, parseAllowList } from "./lib/outgoing-http.js";
 
@@ -70,6 +70,20 @@ const envSchema = z.object({
   /** seconds a Cloud send of unknown outcome (a crash mid-request) waits for Meta's statuses before it goes again */
   CLOUD_SEND_GRACE_S: z.coerce.number().int().min(1).max(86_400).default(300),
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+  /**
+   * The address customers and Meta reach this server at behind a proxy (https://atendimento.provedor.com.br):
+   * contract signing links, the Cloud API webhook URL, the API page's examples. The setting publicUrl
+   * (Configurações), when set, wins. Unset: the address each request came to.
+   */
+  PUBLIC_URL: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return undefined;
+      const url = normalizePublicUrl(v);
+      if (!url) ctx.addIssue({ code: "custom", message: PUBLIC_URL_INVALID });
+      return url;
+    }),
   /**
    * Several processes on one PostgreSQL (DATABASE_URL): this process's node name in its session
    * leases (default: the host name; a dead owner on the same node is taken over at once), the

@@ -351,6 +351,10 @@ describe("with ALLOWED_PRIVATE_HOSTS unset (the default)", () => {
         const res = await api(strict, strict.adminToken, "POST", "/ai/test", { baseUrl, apiKey: FAKE_AI_KEY });
         expect(res.status).toBe(200);
         expect(res.body.ok).toBe(false);
+        // what to do, not "the server is down" (issue 53): the refusal is ALLOWED_PRIVATE_HOSTS's
+        expect(res.body.detail).toContain(`${new URL(baseUrl).host} é um endereço da rede interna`);
+        expect(res.body.detail).toContain("ALLOWED_PRIVATE_HOSTS");
+        expect(res.body.detail).not.toContain("fora do ar");
       }
       expect(ai.paths.length).toBe(before);
     } finally {

@@ -784,3 +784,27 @@ describe("the provider's identity on its contracts (issue 53)", () => {
     }
   });
 });
+
+describe("the signing link behind a proxy (issue 53)", () => {
+  it("starts with the public address (setting publicUrl), not the address the request came to; urlContrato still wins", async () => {
+    await setSetting("publicUrl", "https://atendimento.provedor.test/balcao");
+    try {
+      const before = (await phoneOf(sim, NUMBER)).length;
+      expect((await send()).status).toBe(200);
+      await drain();
+      const link = (await phoneOf(sim, NUMBER)).slice(before).find((m) => m.fromMe && /\/assinar\//.test(m.body ?? ""));
+      expect(link?.body).toMatch(/https:\/\/atendimento\.provedor\.test\/balcao\/assinar\/[A-Za-z0-9_-]+/);
+      expect(link?.body).not.toContain("localhost");
+
+      await setSetting("urlContrato", "https://contratos.provedor.test");
+      const again = (await phoneOf(sim, NUMBER)).length;
+      expect((await send()).status).toBe(200);
+      await drain();
+      const own = (await phoneOf(sim, NUMBER)).slice(again).find((m) => m.fromMe && /\/assinar\//.test(m.body ?? ""));
+      expect(own?.body).toMatch(/https:\/\/contratos\.provedor\.test\/assinar\//);
+    } finally {
+      await setSetting("publicUrl", "");
+      await setSetting("urlContrato", "");
+    }
+  });
+});

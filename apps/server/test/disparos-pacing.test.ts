@@ -8,7 +8,8 @@ import { optOutKey } from "../src/modules/disparos/service.js";
 const SP = "America/Sao_Paulo";
 // 2026-11-23 09:00 in São Paulo (UTC-3)
 const T9 = Date.UTC(2026, 10, 23, 12, 0, 0);
-const pace: DisparoPace = { ...DISPARO_PACE_DEFAULTS };
+// the pure pace at a cap of 500 a day (the defaults now take the connection's own cap, 1000)
+const pace: DisparoPace = { ...DISPARO_PACE_DEFAULTS, dailyCap: 500 };
 const fresh: PaceState = { nextAt: null, day: "", dayCount: 0, streak: 0 };
 const take = (p: DisparoPace, s: PaceState, now: number, r = 0.5) => {
   const d = decidePace(p, s, now, SP, () => r);

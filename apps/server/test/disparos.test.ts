@@ -405,6 +405,60 @@ describe("disparos: creating", () => {
     });
   });
 
+  it("every invalid row is named (line and reason); sent again with skipInvalid, the good rows are queued and the bad ones counted", async () => {
+    const sim = await pairedSimulator(t);
+    const [a, b] = numbers(2);
+    const rows = [
+      { number: a, message: "ok" },
+      { number: "12ab", message: "ok" },
+      { number: b, message: "ok" },
+      { number: "123", message: "ok" },
+      { number: numbers(1)[0], message: " " },
+    ];
+    const refused = await api(t, t.adminToken, "POST", "/disparos", { whatsappId: sim.whatsappId, rows });
+    expect(refused).toEqual({
+      status: 400,
+      body: {
+        error: "ERR_VALIDATION",
+        fields: { "rows.1.number": ["Invalid number"], "rows.3.number": ["Invalid number"], "rows.4.message": ["Required"] },
+      },
+    });
+    expect(await rowsOf(sim.whatsappId)).toEqual([]);
+    // the dialog's confirmation: the same rows, skipInvalid
+    const sent = await create(sim.whatsappId, rows, { skipInvalid: true, startAt: new Date(fake.at() + 86_400_000).toISOString() });
+    expect(sent).toEqual({ created: 2, cancelled: 0, skipped: 3 });
+    expect((await rowsOf(sim.whatsappId)).map((r) => r.number).sort()).toEqual([a, b].sort());
+    // nothing valid: refused even so
+    const none = await api(t, t.adminToken, "POST", "/disparos", { whatsappId: sim.whatsappId, rows: rows.slice(1, 2), skipInvalid: true });
+    expect(none.body).toEqual({ error: "ERR_VALIDATION", fields: { "rows.0.number": ["Invalid number"] } });
+    // without invalid rows, the answer keeps its documented shape
+    expect(await create(sim.whatsappId, [{ number: numbers(1)[0], message: "ok" }], { skipInvalid: true })).toEqual({
+      created: 1,
+      cancelled: 0,
+    });
+
+    // a CSV: its lines as a spreadsheet numbers them, and the multipart field skipInvalid
+    const [c, d] = numbers(2);
+    const csv = Buffer.from(`numero,mensagem\n${c},oi\nxx,oi\n${d},oi\n,oi\n`);
+    const post = (fields: Record<string, string>) => {
+      const form = multipart({ whatsappId: String(sim.whatsappId), ...fields }, [
+        { field: "file", name: "lista.csv", type: "text/csv", data: csv },
+      ]);
+      return t.app.inject({
+        method: "POST",
+        url: "/disparos",
+        headers: { ...bearer(t.adminToken), ...form.headers },
+        payload: form.payload,
+      });
+    };
+    expect((await post({})).json()).toEqual({
+      error: "ERR_VALIDATION",
+      fields: { "line.3.number": ["Invalid number"], "line.5.number": ["Required"] },
+    });
+    const ok = await post({ skipInvalid: "true" });
+    expect(ok.json()).toEqual({ created: 2, cancelled: 0, skipped: 2 });
+  });
+
   it("a CSV (number,message,url) with a media file for every row; a bad line is named", async () => {
     const sim = await pairedSimulator(t);
     await setPace(sim.whatsappId, { intervalMinMs: 0, intervalMaxMs: 0 });

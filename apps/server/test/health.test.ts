@@ -267,10 +267,32 @@ describe("number health", () => {
     expect(after.recent[0]).toMatchObject({ kind: "disconnect", status: "DISCONNECTED", reason: "logged out" });
   });
 
-  it("warm-up: a number paired today sends at most the first day's cap of unsolicited messages; the rest waits, and goes once the cap allows", async () => {
+  it("one daily limit: the health panel, the disparos card and the connection agree on today's cap; a real number warms up (the sender holds the rest), the simulator does not", async () => {
     const sim = await pairedSimulator(t, { warmupEnabled: true, dailyCap: 100 });
     const token = await tokenOf(sim.whatsappId);
-    expect(await health(sim.whatsappId)).toMatchObject({ dailyCap: 20, fullDailyCap: 100, warmupEnabled: true, warmupDay: 1 });
+    /** today's cap as each screen reads it: the health panel, the disparos card, the connection (its form) */
+    const answers = async () => {
+      const h = await health(sim.whatsappId);
+      const d = await api(t, t.adminToken, "GET", "/disparos/connections");
+      const card = d.body.find((c: { whatsappId: number }) => c.whatsappId === sim.whatsappId);
+      const conn = (await api(t, t.adminToken, "GET", `/whatsapp/${sim.whatsappId}`)).body;
+      return {
+        panel: { cap: h.dailyCap, full: h.fullDailyCap, warmupDay: h.warmupDay },
+        disparos: { cap: card.dailyCap, full: card.fullDailyCap, warmupDay: card.warmupDay },
+        connection: { cap: conn.dailyCapToday, full: conn.dailyCap, warmupDay: conn.warmupDay },
+      };
+    };
+    const agree = (cap: number, full: number, warmupDay: number | null) => {
+      const one = { cap, full, warmupDay };
+      return { panel: one, disparos: one, connection: one };
+    };
+    // the simulator paired by QR code today, warm-up on: no warm-up (no real number to protect)
+    expect(await answers()).toEqual(agree(100, 100, null));
+
+    // the same connection as a real number (its type): day 1 of the warm-up, 20 today, everywhere
+    await t.ctx.db.execute(sql`update whatsapps set type = 'baileys' where id = ${sim.whatsappId}`);
+    expect(await answers()).toEqual(agree(20, 100, 1));
+    // the sender holds the unsolicited sends past it
     const numbers = Array.from({ length: 22 }, newNumber);
     for (const n of numbers) await sendByApi(token, n, "Bem-vindo à fibra");
     await until(
@@ -283,18 +305,26 @@ describe("number health", () => {
     expect(await outboxOf(sim.whatsappId)).toBe(2);
     const reached = (await Promise.all(numbers.map((n) => sentTo(sim, n)))).filter((b) => b.length > 0).length;
     expect(reached).toBe(20);
-
     // paired WARMUP_DAYS - 1 days ago: the last day of the warm-up, the full cap
     await t.ctx.db.execute(
       sql`update connection_health set paired_at = now() - make_interval(days => ${WARMUP_DAYS - 1}) where whatsapp_id = ${sim.whatsappId}`,
     );
+    expect(await answers()).toEqual(agree(100, 100, WARMUP_DAYS));
+
+    // a simulator again; the cap changed from the disparos screen is the connection's one setting
+    await t.ctx.db.execute(sql`update whatsapps set type = 'simulator' where id = ${sim.whatsappId}`);
+    const put = await api(t, t.adminToken, "PUT", `/disparos/connections/${sim.whatsappId}`, { dailyCap: 60 });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.body).toMatchObject({ dailyCap: 60, fullDailyCap: 60, warmupDay: null });
+    expect(await answers()).toEqual(agree(60, 60, null));
     expect((await api(t, t.adminToken, "PUT", `/whatsapp/${sim.whatsappId}`, { dailyCap: 100 })).status).toBe(200);
+    expect(await answers()).toEqual(agree(100, 100, null));
     await until(
       () => outboxOf(sim.whatsappId),
       (n) => n === 0,
       "the held sends",
     );
-    expect(await health(sim.whatsappId)).toMatchObject({ sentToday: 22, dailyCap: 100, warmupDay: WARMUP_DAYS });
+    expect(await health(sim.whatsappId)).toMatchObject({ sentToday: 22, dailyCap: 100, warmupDay: null });
   });
 
   it("a burst of failed sends pauses the number: its unsolicited sends wait, replies to live chats still go; 'Retomar envios' lets them go", async () => {
@@ -371,6 +401,13 @@ describe("number health rules", () => {
     ).toBeNull();
     expect(capToday({ dailyCap: 1000, warmupEnabled: false, pairedAt: new Date(paired) }, paired, zone).cap).toBe(1000);
     expect(capToday({ dailyCap: 1000, warmupEnabled: true, pairedAt: null }, paired, zone).cap).toBe(1000);
+    // the simulator is never warmed up
+    expect(capToday({ dailyCap: 1000, warmupEnabled: true, pairedAt: new Date(paired), type: "simulator" }, paired, zone)).toEqual({
+      cap: 1000,
+      full: 1000,
+      warmupDay: null,
+    });
+    expect(capToday({ dailyCap: 1000, warmupEnabled: true, pairedAt: new Date(paired), type: "baileys" }, paired, zone).cap).toBe(20);
   });
 
   it("ban signals: loggedOut, forbidden, 401/403; an admin's logout and a network drop are not", () => {

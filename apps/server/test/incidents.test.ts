@@ -107,7 +107,7 @@ describe("outage mode", () => {
   it("200 customers writing at once: each gets the notice once; on closing each gets 'normalizado' once (opt-out honoured); their tickets close in one action", async () => {
     const queue = await createQueue(t, "Suporte técnico");
     const sim = await pairedSimulator(t, { name: "Suporte", queueIds: [queue] });
-    await setPace(sim.whatsappId, { intervalMinMs: 0, intervalMaxMs: 0, pauseEvery: 0, dailyCap: 0 });
+    await setPace(sim.whatsappId, { intervalMinMs: 0, intervalMaxMs: 0, pauseEvery: 0 });
     // the queue's supervisor closes (the bulk close follows the single close's rule: tickets the closer sees)
     const superv = await t.createUser({ name: "Sara", profile: "superv", queueIds: [queue] });
     const notice = "Estamos com uma falha de fibra na sua região. Previsão de retorno: 18h. Não é preciso abrir chamado.";
@@ -166,28 +166,148 @@ describe("outage mode", () => {
     expect((await api(t, t.adminToken, "GET", `/incidents/${id}`)).body.ticketCount).toBe(200);
   }, 400_000);
 
-  it("'normalizado' goes at the connection's unsolicited pace, one customer at a time", async () => {
+  it("'normalizado': customers whose chat is live get it at once, as a reply; the others at the connection's unsolicited pace, one at a time", async () => {
     const queue = await createQueue(t, "Fila do ritmo");
     const sim = await pairedSimulator(t, { name: "Ritmo", queueIds: [queue] });
-    await setPace(sim.whatsappId, { intervalMinMs: 10_000, intervalMaxMs: 10_000, pauseEvery: 0, dailyCap: 0 });
+    await setPace(sim.whatsappId, { intervalMinMs: 10_000, intervalMaxMs: 10_000, pauseEvery: 0 });
     const opened = await api(t, t.adminToken, "POST", "/incidents", { title: "Queda de energia", message: "Estamos sem energia no POP." });
-    const customers = numbers(3);
-    for (const n of customers) await sim.session.customerSend({ number: n, body: "caiu" });
+    const quiet = numbers(3);
+    const live = numbers(2);
+    for (const n of [...quiet, ...live]) await sim.session.customerSend({ number: n, body: "caiu" });
     await drain();
+    // the quiet ones last wrote 25 h ago (their chat is no longer live), the live ones an hour ago
+    const age = async (list: string[], hours: number) =>
+      t.ctx.db.execute(sql`
+        update messages set created_at = ${new Date(fake.at() - hours * 3600_000).toISOString()}::timestamptz
+        where not from_me and ticket_id in (select t.id from tickets t join contacts c on c.id = t.contact_id
+                                            where t.whatsapp_id = ${sim.whatsappId} and c.number in (${sql.join(
+                                              list.map((n) => sql`${n}`),
+                                              sql`, `,
+                                            )}))`);
+    await age(quiet, 25);
+    await age(live, 1);
     const closed = await api(t, t.adminToken, "POST", `/incidents/${opened.body.id}/close`, {
-      message: "Normalizado! {{title}} resolvida.",
+      message: "Normalizado! {titulo} resolvida.",
     });
     expect(closed.body.closeMessage).toBe("Normalizado! Queda de energia resolvida.");
-    const sent = async () => [...(await received(sim)).values()].flat().filter((b) => b === closed.body.closeMessage).length;
+    const got = async (list: string[]) => {
+      const phones = await received(sim);
+      return list.filter((n) => count(phones.get(n), closed.body.closeMessage) === 1).length;
+    };
     await drain();
-    expect(await sent()).toBe(1);
+    // the live chats at once (both, within the same second), the quiet ones one every 10 s
+    expect(await got(live)).toBe(2);
+    expect(await got(quiet)).toBe(1);
     fake.advance(10_000);
     await drain();
-    expect(await sent()).toBe(2);
+    expect(await got(quiet)).toBe(2);
     fake.advance(10_000);
     await drain();
-    expect(await sent()).toBe(3);
+    expect(await got(quiet)).toBe(3);
+    expect(await got(live)).toBe(2);
+    // the live ones went as replies (not the disparo source), the quiet ones at the bulk priority
+    const { rows } = await t.ctx.db.execute<{ number: string; source: string }>(sql`
+      select c.number, m.source from incident_contacts ic join messages m on m.id = ic.normal_message_id
+      join contacts c on c.id = ic.contact_id where ic.incident_id = ${opened.body.id}`);
+    expect(Object.fromEntries(rows.map((r) => [r.number, r.source]))).toEqual(
+      Object.fromEntries([...live.map((n) => [n, "bot"]), ...quiet.map((n) => [n, "disparo"])]),
+    );
   }, 60_000);
+
+  it("an incident for an area tells only the customers placed in it (billing city, tag, 'Cidade' extra info); 'todos os clientes' tells everyone", async () => {
+    const queue = await createQueue(t, "Fila da área");
+    const sim = await pairedSimulator(t, { name: "Área", queueIds: [queue] });
+    const [byBilling, byTag, byExtra, elsewhere, unplaced] = numbers(5);
+    for (const n of [byBilling, byTag, byExtra, elsewhere, unplaced]) await sim.session.customerSend({ number: n, body: "bom dia" });
+    await drain();
+    const contactOf = async (n: string) =>
+      Number((await t.ctx.db.execute<{ id: number }>(sql`select id from contacts where number = ${n}`)).rows[0].id);
+    // the billing system's contract (as SGP said when it was linked), a tag, the contact's extra info
+    const billingContact = await contactOf(byBilling);
+    const { rows: tk } = await t.ctx.db.execute<{ id: number }>(
+      sql`select id from tickets where contact_id = ${billingContact} order by id desc limit 1`,
+    );
+    await t.ctx.db.execute(sql`
+      insert into billing_links (ticket_id, contact_id, system, document, contract_id, city, pop)
+      values (${tk[0].id}, ${billingContact}, 'SGP', '12345678909', '77', 'São Paulo', 'POP Sé')`);
+    const tag = await api(t, t.adminToken, "POST", "/tags", { name: `Centro ${seq}`, color: "#1976d2" });
+    expect(tag.status, JSON.stringify(tag.body)).toBe(200);
+    await t.ctx.db.execute(sql`insert into contact_tags (contact_id, tag_id) values (${await contactOf(byTag)}, ${tag.body.id})`);
+    await t.ctx.db.execute(
+      sql`insert into contact_extra_info (contact_id, name, value) values (${await contactOf(byExtra)}, 'Cidade', 'sao paulo ')`,
+    );
+    await t.ctx.db.execute(
+      sql`insert into contact_extra_info (contact_id, name, value) values (${await contactOf(elsewhere)}, 'Cidade', 'Campinas')`,
+    );
+
+    const expectedAt = Date.UTC(2026, 10, 23, 21, 0);
+    const area = await api(t, t.adminToken, "POST", "/incidents", {
+      title: "Fibra rompida no Centro",
+      message: "Falha em {area}: {titulo}. Previsão de retorno: {previsao}.",
+      area: "Centro / São Paulo",
+      audience: "area",
+      cities: ["São Paulo"],
+      tags: [tag.body.name],
+      expectedAt: new Date(expectedAt).toISOString(),
+    });
+    expect(area.status, JSON.stringify(area.body)).toBe(200);
+    expect(area.body).toMatchObject({ audience: "area", cities: ["São Paulo"], pops: [], tags: [tag.body.name] });
+    for (const n of [byBilling, byTag, byExtra, elsewhere, unplaced]) await sim.session.customerSend({ number: n, body: "sem internet" });
+    await drain();
+    let phones = await received(sim);
+    const areaNotice = (list: string[] | undefined) => (list ?? []).filter((b) => b.startsWith("Falha em"));
+    // {previsao}: the expected return in the installation's zone (São Paulo: 18:00), {area}, {titulo}
+    expect(areaNotice(phones.get(byBilling))).toHaveLength(1);
+    expect(areaNotice(phones.get(byBilling))[0]).toMatch(
+      /^Falha em Centro \/ São Paulo: Fibra rompida no Centro\. Previsão de retorno: 23\/11(\/2026)? às 18:00\.$/,
+    );
+    expect(areaNotice(phones.get(byTag))).toHaveLength(1);
+    expect(areaNotice(phones.get(byExtra))).toHaveLength(1);
+    expect(areaNotice(phones.get(elsewhere))).toEqual([]);
+    expect(areaNotice(phones.get(unplaced))).toEqual([]);
+    expect((await api(t, t.adminToken, "GET", `/incidents/${area.body.id}`)).body).toMatchObject({ contactCount: 3, ticketCount: 3 });
+
+    // "todos os clientes": everyone who writes, placed or not; no expected return: "sem previsão"
+    const all = await api(t, t.adminToken, "POST", "/incidents", {
+      title: "Instabilidade geral",
+      message: "Instabilidade geral. Previsão: {previsao}.",
+      audience: "all",
+    });
+    expect(all.body.audience).toBe("all");
+    for (const n of [elsewhere, unplaced]) await sim.session.customerSend({ number: n, body: "e agora?" });
+    await drain();
+    phones = await received(sim);
+    expect(count(phones.get(elsewhere), "Instabilidade geral. Previsão: sem previsão.")).toBe(1);
+    expect(count(phones.get(unplaced), "Instabilidade geral. Previsão: sem previsão.")).toBe(1);
+    expect(areaNotice(phones.get(unplaced))).toEqual([]);
+    await api(t, t.adminToken, "POST", `/incidents/${area.body.id}/close`, {});
+    await api(t, t.adminToken, "POST", `/incidents/${all.body.id}/close`, {});
+    await drain();
+  }, 60_000);
+
+  it("refuses unknown variables in the notice and the 'normalizado' (400 naming them), and an area without cities, POPs or tags", async () => {
+    const bad = await api(t, t.adminToken, "POST", "/incidents", {
+      title: "Queda",
+      message: "Volta {amanha} às {hora}; {previsao} ok",
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe("ERR_VALIDATION");
+    expect(bad.body.fields.message[0]).toContain("{amanha}");
+    expect(bad.body.fields.message[0]).toContain("{hora}");
+    expect(bad.body.fields.message[0]).toMatch(/^Unknown variables: \{amanha\}, \{hora\} /);
+    const empty = await api(t, t.adminToken, "POST", "/incidents", { title: "Queda", message: "Sem sinal.", audience: "area" });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error).toBe("ERR_VALIDATION");
+    const ok = await api(t, t.adminToken, "POST", "/incidents", { title: "Queda X", message: "{titulo} em {area}: {previsao}" });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    const put = await api(t, t.adminToken, "PUT", `/incidents/${ok.body.id}`, { message: "Nova {previsão}" });
+    expect(put.status).toBe(400);
+    expect(put.body.fields.message[0]).toContain("{previsão}");
+    const close = await api(t, t.adminToken, "POST", `/incidents/${ok.body.id}/close`, { message: "Ok {nome}" });
+    expect(close.status).toBe(400);
+    expect(close.body.fields.message[0]).toContain("{nome}");
+    expect((await api(t, t.adminToken, "POST", `/incidents/${ok.body.id}/close`, {})).status).toBe(200);
+  });
 });
 
 describe("queue position and expected wait", () => {

@@ -117,6 +117,8 @@ export const PERMISSIONS: Record<string, Row> = {
   // settings
   // admins read every key; agents and supervisors only AGENT_SETTING_KEYS (settings-secrets.test.ts)
   "GET /settings": { expect: SIGNED_IN },
+  // the public address and the Cloud webhook URL built on it (the API page's examples read it too)
+  "GET /settings/public-url": { expect: SIGNED_IN },
   "PUT /settings/{key}": { expect: ADMINS, body: () => ({ value: "smtp.example.com" }) },
   "POST /settings/unlock": { expect: ADMINS, body: () => ({ password: "admin123" }) },
   "POST /settings/userApiToken": { expect: ADMINS },

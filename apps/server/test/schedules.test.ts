@@ -1,3 +1,4 @@
+import { SCHEDULE_IN_PAST } from "@balcao/contract";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JobRunner } from "../src/jobs/runner.js";
@@ -253,6 +254,13 @@ describe("schedules: the grace rule after downtime", () => {
 });
 
 describe("schedules: creating, listing and the day range", () => {
+  it("a past time answers one code at the field, `when: [SCHEDULE_IN_PAST]` (the dialog shows 'Esse horário já passou' there)", async () => {
+    const { ticketId } = await openTicketOfAna();
+    const past = await schedule(ana.token, ticketId, "lembrete", localIn(-3_600_000));
+    expect(past).toMatchObject({ status: 400, body: { error: "ERR_VALIDATION", fields: { when: [SCHEDULE_IN_PAST] } } });
+    expect(Object.keys(past.body.fields)).toEqual(["when"]);
+  });
+
   it("a blank message, a `when` more than a minute past, a missing ticket, a closed ticket of someone else are refused", async () => {
     const { ticketId } = await openTicketOfAna();
     expect((await schedule(ana.token, ticketId, "   ", localIn(60_000))).body.error).toBe("ERR_VALIDATION");

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { healthSettingsFields } from "./health.js";
 import { templateSendSchema } from "./cloud.js";
-import { PAGE_SIZE } from "./constants.js";
+import { MESSAGE_BODY_MAX, PAGE_SIZE } from "./constants.js";
 import {
   connectionStatusSchema,
   channelTypeSchema,
@@ -310,7 +310,7 @@ export type MessagesAnswer = z.infer<typeof messagesAnswer>;
  * quoted message's id stay strict.
  */
 export const messageSendBody = z.object({
-  body: z.string().max(65_536, MSG.tooLong).default(""),
+  body: z.string().max(MESSAGE_BODY_MAX, MSG.tooLong).default(""),
   quotedMsg: z.object({ id: idSchema }).passthrough().nullish(),
   fromMe: jsonBool.optional(),
   read: jsonBool.optional(),

@@ -18,6 +18,9 @@ export const billingContractSchema = z.object({
   statusLabel: z.string(),
   plan: z.string(),
   address: z.string(),
+  /** the contract's city and POP, when the billing system gives them (an incident's area places the customer by them) */
+  city: z.string().optional(),
+  pop: z.string().optional(),
   /** phones (digits) the billing system knows for this contract */
   phones: z.array(z.string()),
 });

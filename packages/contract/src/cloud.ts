@@ -5,6 +5,9 @@ import { z } from "zod";
  * the approved templates, a template send, and a chat's 24-hour customer-service window.
  */
 
+/** Where Meta posts: the one webhook of every Cloud connection, relative to the public address (GET /settings/public-url builds the URL). */
+export const CLOUD_WEBHOOK_PATH = "/webhooks/whatsapp";
+
 /** A message template of the connection's WhatsApp Business Account (GET /whatsapp/:id/templates). */
 export const cloudTemplateSchema = z.object({
   name: z.string(),

@@ -13,6 +13,10 @@ export const CONNECTION_BADGE_DELAY_MS = 2000;
 export const INFINITE_SCROLL_THRESHOLD_PX = 100;
 export const MESSAGES_TOP_THRESHOLD_PX = 50;
 export const MESSAGE_INPUT_MAX_ROWS = 5;
+/** The longest chat message (characters): POST /messages refuses more; the composer counts down near it. */
+export const MESSAGE_BODY_MAX = 65_536;
+/** The composer shows its counter from this share of MESSAGE_BODY_MAX on. */
+export const MESSAGE_COUNTER_FROM = 0.9;
 export const BUBBLE_MAX_WIDTH = 600;
 export const AUTO_CLOSE_HOURS_DEFAULT = 24;
 export const TEXT_TRUNCATE_LIST = 45;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { connectionStatusSchema } from "./entities.js";
+import { DEFAULT_DAILY_CAP } from "./health.js";
 
 /**
  * Disparos: bulk messages queued per connection and sent at a safe pace (document 001 §2, §3, §4,
@@ -37,7 +38,8 @@ export const DISPARO_PACE_DEFAULTS = {
   pauseEvery: 20,
   pauseMinMs: 180_000,
   pauseMaxMs: 360_000,
-  dailyCap: 500,
+  /** the connection's own daily cap (number health: connection_health, reduced by the warm-up); no cap of the disparos' own */
+  dailyCap: DEFAULT_DAILY_CAP,
   /** sending hours: off until set; the 'Novo disparo' dialog suggests 08:00–20:00 */
   windowStart: "",
   windowEnd: "",
@@ -130,14 +132,51 @@ export const disparoCreateBody = z
     url: z.string().trim().max(2000).optional(),
     mimetype: z.string().trim().max(200).optional(),
     startAt,
+    /** true: invalid rows are left out (counted in `skipped`) and the valid ones queued; else one invalid row refuses the request */
+    skipInvalid: z.boolean().optional(),
   })
   .refine((v) => (v.rows?.length ?? 0) > 0 || (v.tagIds?.length ?? 0) > 0, { message: "Required", path: ["rows"] });
 export type DisparoCreateBody = z.input<typeof disparoCreateBody>;
 export const apiDisparoCreateBody = z.object({
   rows: z.array(disparoRowInput).min(1, "Required").max(DISPARO_MAX_ROWS, `At most ${DISPARO_MAX_ROWS} rows`),
   startAt,
+  skipInvalid: z.boolean().optional(),
 });
-export const disparoCreateAnswer = z.object({ created: z.number(), cancelled: z.number() });
+export const disparoCreateAnswer = z.object({
+  created: z.number(),
+  cancelled: z.number(),
+  /** invalid rows left out (only with `skipInvalid: true`) */
+  skipped: z.number().optional(),
+});
+
+/**
+ * The invalid rows of a refused POST /disparos: 400 ERR_VALIDATION whose `fields` name each one,
+ * `<label>.<field>` → [reason], labels as in `DisparoCsvRow` ("line.4": the CSV's line 4; "rows.3":
+ * the JSON's fourth row; "contacts.2": a tag's third contact). At most this many rows are named;
+ * more add `rows: ["N invalid rows"]`.
+ */
+export const DISPARO_INVALID_LISTED = 500;
+
+/** One invalid row as the dialog lists it, read from a 400's `fields`. */
+export interface DisparoInvalidRow {
+  /** the CSV line (1-based, as a spreadsheet shows it) or the JSON row (1-based) */
+  line: number;
+  kind: "line" | "rows" | "contacts";
+  field: string;
+  reason: string;
+}
+
+/** The rows named by a refused POST /disparos's `fields` (other keys ignored), in line order. */
+export function disparoInvalidRows(fields: Record<string, string[]> | undefined): DisparoInvalidRow[] {
+  const out: DisparoInvalidRow[] = [];
+  for (const [key, reasons] of Object.entries(fields ?? {})) {
+    const m = /^(line|rows|contacts)\.(\d+)\.(\w+)$/.exec(key);
+    if (!m) continue;
+    const n = Number(m[2]);
+    out.push({ kind: m[1] as DisparoInvalidRow["kind"], line: m[1] === "line" ? n : n + 1, field: m[3], reason: reasons[0] ?? "" });
+  }
+  return out.sort((a, b) => a.line - b.line);
+}
 export type DisparoCreateAnswer = z.infer<typeof disparoCreateAnswer>;
 
 export const disparoBulkAnswer = z.object({ changed: z.number() });
@@ -154,7 +193,15 @@ export const disparoConnectionSchema = z.object({
   pauseEvery: z.number(),
   pauseMinMs: z.number(),
   pauseMaxMs: z.number(),
+  /**
+   * today's cap of the connection's unsolicited sends: the connection's daily cap (PUT /whatsapp
+   * `dailyCap`), reduced by the warm-up while it lasts — the same figure as the health panel's
+   */
   dailyCap: z.number(),
+  /** the connection's daily cap once warmed up */
+  fullDailyCap: z.number(),
+  /** the warm-up's day (1 = the pairing day) while it lasts, else null */
+  warmupDay: z.number().nullable(),
   windowStart: z.string(),
   windowEnd: z.string(),
   paused: z.boolean(),
@@ -179,7 +226,8 @@ export const disparoConnectionUpdateBody = z
     pauseEvery: z.number().int().min(0).max(10_000),
     pauseMinMs: z.number().int().min(0).max(86_400_000),
     pauseMaxMs: z.number().int().min(0).max(86_400_000),
-    dailyCap: z.number().int().min(0).max(100_000),
+    /** the connection's daily cap (one setting: the same as PUT /whatsapp `dailyCap`) */
+    dailyCap: z.number().int().min(1).max(100_000),
     windowStart: hhmm,
     windowEnd: hhmm,
     paused: z.boolean(),

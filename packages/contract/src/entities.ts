@@ -183,6 +183,10 @@ export const whatsappSchema = z.object({
   /** number health: the backup connection of its unsolicited sends, their daily cap, the warm-up, the QR pairing date */
   backupWhatsappId: z.number().nullable(),
   dailyCap: z.number(),
+  /** today's cap: `dailyCap`, reduced by the warm-up while it lasts (the figure the health panel and the disparos card show) */
+  dailyCapToday: z.number(),
+  /** the warm-up's day (1 = the pairing day) while it lasts; null when warmed up, off, never paired by QR code, or a simulator */
+  warmupDay: z.number().nullable(),
   warmupEnabled: z.boolean(),
   pairedAt: isoDate.nullable(),
   createdAt: isoDate,

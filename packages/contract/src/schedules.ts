@@ -20,6 +20,8 @@ export const SCHEDULE_PAGE_SIZE_DEFAULT = 10;
 export const SCHEDULE_TRUNCATE = 45;
 /** `when` may be this much in the past (the dialog's "now" minus a slow click). */
 export const SCHEDULE_PAST_TOLERANCE_MS = 60_000;
+/** POST /schedules with a `when` already past: 400 ERR_VALIDATION, `fields.when: [SCHEDULE_IN_PAST]` (the dialog shows it at Hora). */
+export const SCHEDULE_IN_PAST = "In the past";
 /** the reason of a schedule found due after downtime longer than the grace */
 export const SCHEDULE_LATE_REASON = "atrasado";
 /** the reason of a schedule canceled because the customer replied first */

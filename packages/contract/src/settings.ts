@@ -17,6 +17,12 @@ export const SETTING_DEFAULTS = {
   urlPix: "",
   urlContrato: "",
   urlApi: "",
+  /**
+   * the address customers and Meta reach this server at (https://atendimento.provedor.com.br): signing
+   * links, the Cloud API webhook URL, the API page's examples. Empty: the PUBLIC_URL environment
+   * variable, else the address the request came to. See `publicUrlWarning`.
+   */
+  publicUrl: "",
   userApiToken: "",
   msgEnvioContrato: "",
   msgConfirmacaoAssinatura: "",
@@ -209,7 +215,99 @@ export const COLOR_SETTING_KEYS: readonly SettingKey[] = [
 ];
 
 /** Settings whose value is an http(s) address (empty allowed). */
-export const URL_SETTING_KEYS: readonly SettingKey[] = ["urlPix", "urlContrato", "urlApi", "integrationUrl", "financeBaseUrl", "aiBaseUrl"];
+export const URL_SETTING_KEYS: readonly SettingKey[] = [
+  "urlPix",
+  "urlContrato",
+  "urlApi",
+  "publicUrl",
+  "integrationUrl",
+  "financeBaseUrl",
+  "aiBaseUrl",
+];
+
+// ---------- the public address (setting publicUrl, environment PUBLIC_URL) ----------
+
+/** Why a public address is refused: "Must be …" (the server's 400 ERR_VALIDATION on `value`). */
+export const PUBLIC_URL_INVALID = "Must be an address like https://atendimento.example.com (no query, no user or password)";
+
+/**
+ * A public address as kept: http(s), a host, no user, query or fragment; a path is allowed (a proxy
+ * serving the product under /balcao); without its trailing slashes. Undefined when it is none of that.
+ */
+export function normalizePublicUrl(value: string): string | undefined {
+  const m = PUBLIC_URL_SHAPE.exec(value.trim());
+  if (!m) return undefined;
+  const port = m[4] ? Number(m[4].slice(1)) : undefined;
+  if (port !== undefined && (port < 1 || port > 65535)) return undefined;
+  return `${m[1].toLowerCase()}://${m[2].toLowerCase()}${m[4] ?? ""}${(m[5] ?? "").replace(/\/+$/, "")}`;
+}
+
+/** scheme, host (a name, an IPv4 or a bracketed IPv6) with its port, a path: nothing else (no user, query or fragment) */
+const PUBLIC_URL_SHAPE =
+  /^(https?):\/\/((\[[0-9a-f:.]+\])|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(:\d{1,5})?(\/[^\s?#]*)?$/i;
+
+/** What is wrong with a public address for customers and Meta: not HTTPS, or a local/internal host. */
+export type PublicUrlWarning = "not_https" | "private";
+
+function isPrivateIpv4(host: string): boolean {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  if (!m) return false;
+  const [a, b] = [Number(m[1]), Number(m[2])];
+  return (
+    a === 0 ||
+    a === 10 ||
+    a === 127 ||
+    (a === 100 && b >= 64 && b <= 127) ||
+    (a === 169 && b === 254) ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168)
+  );
+}
+
+/**
+ * The public address's problems, worst first: a local or internal host (localhost, 127.0.0.1,
+ * 10.x, 172.16–31.x, 192.168.x, 100.64.x, fc00::/7, a name without a dot, .local/.lan/.internal)
+ * that neither Meta nor a customer's phone reaches; then plain http, which Meta's webhook refuses
+ * and a signing page should not use. Empty: nothing to warn about.
+ */
+export function publicUrlWarnings(url: string): PublicUrlWarning[] {
+  const m = PUBLIC_URL_SHAPE.exec(url.trim());
+  if (!m) return [];
+  const host = m[2].toLowerCase().replace(/^\[|\]$/g, "");
+  const out: PublicUrlWarning[] = [];
+  const v6 = host.includes(":");
+  const local =
+    host === "localhost" ||
+    /\.(localhost|local|lan|internal|home|intranet)$/.test(host) ||
+    isPrivateIpv4(host) ||
+    (v6 && (host === "::1" || host === "::" || /^f[cd][0-9a-f]{0,2}:/.test(host) || /^fe[89ab][0-9a-f]?:/.test(host))) ||
+    (!v6 && !host.includes("."));
+  if (local) out.push("private");
+  if (m[1].toLowerCase() !== "https") out.push("not_https");
+  return out;
+}
+
+/** The warnings in the product's words (the server's answers; the screens translate the codes). */
+export const PUBLIC_URL_WARNING_TEXTS: Record<PublicUrlWarning, string> = {
+  private:
+    "O endereço público é local ou da rede interna: a Meta (WhatsApp Cloud API) e os clientes que recebem os links de assinatura não conseguem acessá-lo pela internet.",
+  not_https: "O endereço público não usa HTTPS: o WhatsApp Cloud API e os links de assinatura precisam de HTTPS.",
+};
+
+/** GET /settings/public-url: the address links use now, where it comes from, and what to fix. */
+export const publicUrlAnswer = z.object({
+  /** the address links are built on ("" when it comes from the request and none was given) */
+  url: z.string(),
+  /** "setting" (Configurações), "env" (PUBLIC_URL) or "request" (neither set: the address this request came to) */
+  source: z.enum(["setting", "env", "request"]),
+  /** the Cloud API webhook URL to paste into Meta's panel */
+  webhookUrl: z.string(),
+  /** codes of `publicUrlWarnings` */
+  warnings: z.array(z.enum(["not_https", "private"])),
+  /** the same in Portuguese, one line (null when nothing to warn about) */
+  warning: z.string().nullable(),
+});
+export type PublicUrlAnswer = z.infer<typeof publicUrlAnswer>;
 /** Witness CPFs: digits only, 11 with valid check digits (empty allowed). */
 export const CPF_SETTING_KEYS: readonly SettingKey[] = ["contrato_cpf1", "contrato_cpf2"];
 /** The provider's CNPJ (the contracts' CONTRATADA): 14 characters with valid check digits (empty allowed). */

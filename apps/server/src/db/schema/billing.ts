@@ -20,6 +20,9 @@ export const billingLinks = pgTable(
     system: text("system").notNull(),
     document: text("document").notNull(),
     contractId: text("contract_id").notNull(),
+    /** where the contract is, as the billing system said when it was linked (an incident's area places the customer by them) */
+    city: text("city").notNull().default(""),
+    pop: text("pop").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("billing_links_contact_idx").on(t.contactId, t.createdAt)],

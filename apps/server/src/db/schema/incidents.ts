@@ -19,6 +19,11 @@ export const incidents = pgTable(
     title: text("title").notNull(),
     message: text("message").notNull(),
     area: text("area").notNull().default(""),
+    /** all (todos os clientes) | area (only customers placed in its cities, POPs or tags) */
+    audience: text("audience").notNull().default("all"),
+    cities: jsonb("cities").notNull().default([]),
+    pops: jsonb("pops").notNull().default([]),
+    /** contact tags that place a customer in the area */
     tags: jsonb("tags").notNull().default([]),
     expectedAt: timestamp("expected_at", { withTimezone: true }),
     /** open | closed */

@@ -26,6 +26,8 @@ export class AiError extends AppError {
     readonly retryAfterS?: number,
     /** whether trying again later may work (429, 5xx, timeout, network) */
     readonly transient = false,
+    /** refused before anything left: an internal address ALLOWED_PRIVATE_HOSTS does not name, or a bad URL */
+    readonly refused?: { code: string; host: string },
   ) {
     super(code);
   }
@@ -58,7 +60,7 @@ async function send(req: Parameters<typeof aiRequest>[0]): Promise<AiHttpAnswer>
       if (err.kind === "timeout") throw new AiError("ERR_AI_TIMEOUT", undefined, true);
       if (err.kind === "too_large") throw new AiError("ERR_AI_BAD_ANSWER");
       // an internal address ALLOWED_PRIVATE_HOSTS does not name: trying again will not help
-      if (err.kind === "refused") throw new AiError("ERR_AI_UNAVAILABLE");
+      if (err.kind === "refused") throw new AiError("ERR_AI_UNAVAILABLE", undefined, false, err.outgoing);
       throw new AiError("ERR_AI_UNAVAILABLE", undefined, true);
     }
     throw err;

@@ -31,6 +31,8 @@ export class AiHttpError extends Error {
   constructor(
     readonly kind: AiHttpFailure,
     message: string,
+    /** the outgoing client's refusal (ERR_OUTGOING_PRIVATE_ADDRESS, ERR_OUTGOING_BAD_URL) and the host it named */
+    readonly outgoing?: { code: string; host: string },
   ) {
     super(message);
   }
@@ -62,7 +64,7 @@ export async function aiRequest(req: AiHttpRequest): Promise<AiHttpAnswer> {
     if (err.code === "ERR_OUTGOING_TIMEOUT") throw new AiHttpError("timeout", "the AI server did not answer in time");
     if (err.code === "ERR_OUTGOING_TOO_LARGE") throw new AiHttpError("too_large", "answer too large");
     if (err.code === "ERR_OUTGOING_PRIVATE_ADDRESS" || err.code === "ERR_OUTGOING_BAD_URL")
-      throw new AiHttpError("refused", `${err.code} (${err.host})`);
+      throw new AiHttpError("refused", `${err.code} (${err.host})`, { code: err.code, host: err.host });
     throw new AiHttpError("unreachable", `${err.code} (${err.host})`);
   }
 }

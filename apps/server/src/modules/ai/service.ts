@@ -216,6 +216,14 @@ const TEST_TEXTS: Partial<Record<ErrorCode, string>> = {
   ERR_AI_BAD_ANSWER: "O endereço respondeu, mas não como um servidor compatível com a OpenAI (GET /models).",
 };
 
+/** Refused before anything left (lib/outgoing-http.ts): what to change, as the billing and Typebot tests say it. */
+function refusedText(refused: { code: string; host: string }, baseUrl: string): string {
+  const host = hostOf(baseUrl) || refused.host;
+  if (refused.code === "ERR_OUTGOING_PRIVATE_ADDRESS")
+    return `${host} é um endereço da rede interna (privado, local ou de metadados da nuvem), que o Balcão não acessa por padrão. Nada foi enviado: o servidor de IA não foi contatado. Se ele fica na rede do provedor (Ollama, LocalAI…), inclua o endereço na variável ALLOWED_PRIVATE_HOSTS do servidor.`;
+  return "URL inválida: use http(s)://endereço/v1, sem usuário e senha na URL.";
+}
+
 function isHttpUrl(value: string): boolean {
   try {
     const u = new URL(value);
@@ -253,6 +261,7 @@ export async function testConnection(
       : `Conectado: ${models.length} modelo(s) disponível(is).${keyNote}`;
     return { ok: missing.length === 0, detail, models: models.slice(0, 200) };
   } catch (err) {
+    if (err instanceof AiError && err.refused) return { ok: false, detail: refusedText(err.refused, baseUrl), models: [] };
     if (err instanceof AppError && TEST_TEXTS[err.code]) return { ok: false, detail: TEST_TEXTS[err.code] as string, models: [] };
     throw err;
   }

@@ -100,6 +100,9 @@ export function createMkAuth(cfg: BillingConfig, http: BillingHttp, clock: Clock
       statusLabel: cancelled ? "Cancelado" : blocked ? "Bloqueado" : "Liberado",
       plan: str(c.plano),
       address: [c.endereco, c.numero, c.bairro, c.cidade].map(str).filter(Boolean).join(", "),
+      city: str(c.cidade),
+      // MK-AUTH has no POP of its own; installs name it in the client's "pop" or its concentrator
+      pop: str(c.pop ?? c.concentrador),
       phones: [c.celular, c.fone, c.telefone, c.celular2].map(digits).filter(Boolean),
     };
   }

@@ -79,6 +79,9 @@ export interface SelfServiceResult {
     system: "SGP" | "MK-AUTH";
     document: string | null;
     contractId: string | null;
+    /** where the identified contract is (when it was looked up in this step) */
+    city?: string;
+    pop?: string;
     reason: "asked" | "not_found" | "unavailable" | "misses";
   };
   actions: SelfServiceAction[];
@@ -111,7 +114,13 @@ export async function stepSelfService(saved: SelfServiceState | null, input: Sel
   const done = (reason: NonNullable<SelfServiceResult["handover"]>["reason"], body: string): SelfServiceResult => ({
     state: { ...state, step: "done" },
     replies: [...replies, text(body)],
-    handover: { system: billing.name, document: state.document ?? null, contractId: state.contractId ?? null, reason },
+    handover: {
+      system: billing.name,
+      document: state.document ?? null,
+      contractId: state.contractId ?? null,
+      ...(current && current.id === state.contractId && { city: current.city, pop: current.pop }),
+      reason,
+    },
     actions,
   });
   const menu = (): Reply[] => [

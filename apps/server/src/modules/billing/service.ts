@@ -50,14 +50,15 @@ function assertCanWrite(user: SessionUser, ticket: Ticket) {
 /** Links a ticket to the customer's contract (the self-service hand-over, or the agent's lookup). */
 export async function linkTicket(
   db: DbOrTx,
-  link: { ticketId: number; contactId: number; system: string; document: string; contractId: string },
+  link: { ticketId: number; contactId: number; system: string; document: string; contractId: string; city?: string; pop?: string },
 ): Promise<void> {
+  const where = { city: link.city ?? "", pop: link.pop ?? "" };
   await db
     .insert(billingLinks)
-    .values(link)
+    .values({ ...link, ...where })
     .onConflictDoUpdate({
       target: billingLinks.ticketId,
-      set: { system: link.system, document: link.document, contractId: link.contractId, createdAt: new Date() },
+      set: { system: link.system, document: link.document, contractId: link.contractId, ...where, createdAt: new Date() },
     });
 }
 
@@ -116,6 +117,8 @@ export async function customerPanel(
       system: billing.name,
       document: contract.document,
       contractId: contract.id,
+      city: contract.city,
+      pop: contract.pop,
     });
   }
   const [invoices, connection] = contract

@@ -85,6 +85,9 @@ export function createSgp(cfg: BillingConfig, http: BillingHttp, clock: Clock): 
       statusLabel: label || (STATUS[code] ? String(code) : "?"),
       plan: str(c.planointernet ?? c.servico_plano),
       address: [c.endereco_logradouro, c.endereco_numero, c.endereco_bairro, c.endereco_cidade].map(str).filter(Boolean).join(", "),
+      city: str(c.endereco_cidade),
+      // SGP names the contract's POP in one of these, depending on the version
+      pop: str(c.pop ?? c.popNome ?? c.pop_nome),
       phones,
     };
   }

@@ -85,6 +85,8 @@ export async function runSelfServiceTurn(
         system: h.system,
         document: h.document,
         contractId: h.contractId,
+        city: h.city,
+        pop: h.pop,
       });
     return enqueueReplies(tx, input.ticket, result.replies, stored, { source: "bot", userId: null });
   });

@@ -1,11 +1,11 @@
-import { type CloudConnectionBody, type CloudSettings, MSG } from "@balcao/contract";
+import { CLOUD_WEBHOOK_PATH, type CloudConnectionBody, type CloudSettings, MSG } from "@balcao/contract";
 import type { whatsapps } from "../../db/schema/index.js";
 import { AppError } from "../../lib/errors.js";
 
 type WhatsappRow = typeof whatsapps.$inferSelect;
 
 /** Where Meta posts (the one webhook of every Cloud connection), relative to this server's address. */
-export const WEBHOOK_PATH = "/webhooks/whatsapp";
+export const WEBHOOK_PATH = CLOUD_WEBHOOK_PATH;
 
 /** A connection's Cloud settings as answered: the secrets only as hasAccessToken / hasAppSecret. */
 export function cloudSettingsOf(r: WhatsappRow): CloudSettings | null {

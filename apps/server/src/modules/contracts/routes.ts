@@ -17,6 +17,7 @@ import type { Guards } from "../../http/guards.js";
 import { sessionUser } from "../../http/guards.js";
 import { inlinePageCsp } from "../../http/security.js";
 import { AppError } from "../../lib/errors.js";
+import { publicBaseUrl } from "../settings/public-url.js";
 import { getSettingValue } from "../settings/service.js";
 import * as service from "./service.js";
 import * as signing from "./signing.js";
@@ -55,8 +56,11 @@ export function contractRoutes(deps: service.ContractDeps, guard: Guards): Fasti
       "/api/contratos",
       { preHandler: guard.user, schema: { tags, body: contractCreateBody, response: { 200: contractItemSchema } } },
       async (req) => {
+        // urlContrato (the contracts' own address, document 001), else the public address (publicUrl, PUBLIC_URL, the request's)
         const configured = (await getSettingValue(ctx.db, "urlContrato")).trim();
-        const linkBase = /^https?:\/\/[^\s/]+/i.test(configured) ? configured : `${req.protocol}://${req.host}`;
+        const linkBase = /^https?:\/\/[^\s/]+/i.test(configured)
+          ? configured
+          : (await publicBaseUrl(ctx, { protocol: req.protocol, host: req.host })).url;
         return service.createContract(deps, sessionUser(req), req.body, linkBase);
       },
     );

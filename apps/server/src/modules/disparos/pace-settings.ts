@@ -1,4 +1,4 @@
-import type { DisparoConnection, DisparoConnectionUpdateBody } from "@balcao/contract";
+import { DISPARO_PACE_DEFAULTS, type DisparoConnection, type DisparoConnectionUpdateBody } from "@balcao/contract";
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.js";
 import { AppError } from "../../lib/errors.js";
@@ -7,7 +7,8 @@ import { type DisparoDeps, wakeJob } from "./deps.js";
 import { publishChange } from "./listing.js";
 import { localDate } from "../../lib/zoned-time.js";
 import { decidePace, estimateFinish } from "../pacing/pacing.js";
-import { lockSettings, paceOf, type SettingsRow, stateOf } from "../pacing/settings.js";
+import { capOf, type HealthCapColumns, healthCapSelect, lockSettings, paceOf, type SettingsRow, stateOf } from "../pacing/settings.js";
+import { publishHealth, saveHealthSettings } from "../health/service.js";
 
 /**
  * Each connection's pace, sending hours and pause (the `disparo_settings` row, modules/pacing):
@@ -24,15 +25,16 @@ export async function listConnections(deps: DisparoDeps): Promise<DisparoConnect
   const now = deps.clock.now();
   const zone = await timeZoneOf(db);
   const { rows } = await db.execute<SettingsRow & { id: number; name: string; status: DisparoConnection["connectionStatus"] }>(sql`
-    select w.id, w.name, w.status, s.*
+    select w.id, w.name, w.status, s.*, ${healthCapSelect(sql`w.id`)}
     from whatsapps w left join disparo_settings s on s.whatsapp_id = w.id
     order by w.id`);
   const { rows: counts } = await db.execute<{ whatsapp_id: number; status: string; n: number | string }>(
     sql`select whatsapp_id, status, n from disparo_counts where status in ('a enviar', 'enviando') and n > 0`,
   );
   return rows.map((r) => {
-    const s: SettingsRow = r.whatsapp_id === null ? defaultSettings(r.id) : r;
-    const pace = paceOf(s);
+    const s: SettingsRow = r.whatsapp_id === null ? { ...defaultSettings(r.id), ...healthColumns(r) } : r;
+    const pace = paceOf(s, now, zone);
+    const cap = capOf(s, now, zone);
     const state = stateOf(s);
     const pending = Number(counts.find((c) => c.whatsapp_id === r.id && c.status === "a enviar")?.n ?? 0);
     const sending = Number(counts.find((c) => c.whatsapp_id === r.id && c.status === "enviando")?.n ?? 0);
@@ -53,6 +55,8 @@ export async function listConnections(deps: DisparoDeps): Promise<DisparoConnect
       name: r.name,
       connectionStatus: r.status,
       ...pace,
+      fullDailyCap: cap.full,
+      warmupDay: cap.warmupDay,
       paused: s.paused,
       pausedReason: s.paused_reason,
       sentToday: state.day === localDate(now, zone) ? state.dayCount : 0,
@@ -65,7 +69,14 @@ export async function listConnections(deps: DisparoDeps): Promise<DisparoConnect
   });
 }
 
-function defaultSettings(whatsappId: number): SettingsRow {
+const healthColumns = (r: HealthCapColumns): HealthCapColumns => ({
+  health_daily_cap: r.health_daily_cap,
+  warmup_enabled: r.warmup_enabled,
+  paired_at: r.paired_at,
+  connection_type: r.connection_type,
+});
+
+function defaultSettings(whatsappId: number): Omit<SettingsRow, keyof HealthCapColumns> {
   return {
     whatsapp_id: whatsappId,
     interval_min_ms: 8000,
@@ -73,7 +84,7 @@ function defaultSettings(whatsappId: number): SettingsRow {
     pause_every: 20,
     pause_min_ms: 180000,
     pause_max_ms: 360000,
-    daily_cap: 500,
+    daily_cap: DISPARO_PACE_DEFAULTS.dailyCap,
     window_start: "",
     window_end: "",
     paused: false,
@@ -107,10 +118,12 @@ export async function updateConnection(
     const pmax = body.pauseMaxMs ?? cur.pause_max_ms;
     if (pmin > pmax) throw new AppError("ERR_VALIDATION", 400, { pauseMaxMs: ["Must be at least the minimum"] });
     const resume = body.paused === false;
+    // the daily cap is the connection's own (number health): one setting, whichever screen changes it
+    if (body.dailyCap !== undefined) await saveHealthSettings(tx, whatsappId, { dailyCap: body.dailyCap });
     await tx.execute(sql`
       update disparo_settings set
         interval_min_ms = ${min}, interval_max_ms = ${max}, pause_every = ${body.pauseEvery ?? cur.pause_every},
-        pause_min_ms = ${pmin}, pause_max_ms = ${pmax}, daily_cap = ${body.dailyCap ?? cur.daily_cap},
+        pause_min_ms = ${pmin}, pause_max_ms = ${pmax},
         window_start = ${body.windowStart ?? cur.window_start}, window_end = ${body.windowEnd ?? cur.window_end},
         paused = ${body.paused ?? cur.paused},
         paused_reason = ${body.paused === true ? "manual" : resume ? "" : cur.paused_reason},
@@ -123,6 +136,8 @@ export async function updateConnection(
     await wakeJob(tx, whatsappId, deps.clock.now());
   });
   deps.wakeRunner();
+  // the health panel and the sender's gate hear the cap at once
+  if (body.dailyCap !== undefined) await publishHealth(ctx, whatsappId);
   await publishChange(ctx, "settings");
   const found = (await listConnections(deps)).find((c) => c.whatsappId === whatsappId);
   if (!found) throw new AppError("ERR_NO_WAPP_FOUND");

@@ -29,6 +29,11 @@ const CSV_MAX_BYTES = 5 * 1024 * 1024;
 const JSON_MAX_BYTES = 8 * 1024 * 1024;
 const contactIdParam = z.object({ contactId: z.coerce.number().int().positive() });
 
+/** The answer of a create: `skipped` only when invalid rows were left out (the documented shape otherwise). */
+function withSkipped<T extends object>(created: T, skipped: number): T & { skipped?: number } {
+  return skipped ? { ...created, skipped } : created;
+}
+
 /**
  * The Disparos screen's calls (document 001 §7), all admin-only on the server, the connections'
  * pace and pause, the opt-out list; and POST /api/disparos for outside bulk tools, with a
@@ -57,8 +62,9 @@ export function disparoRoutes(deps: service.DisparoDeps, guard: Guards): Fastify
         schema: {
           tags,
           description:
-            "Queues disparos on a connection. An invalid row rejects the whole request (400 naming the row); rows for contacts who opted out are stored cancelled. " +
-            "Multipart: fields whatsappId, message (for rows without one), startAt; files `file` (CSV number,message,url; with titles in any order, plus `nome` for {nome}) and `media` (sent with every row).",
+            "Queues disparos on a connection. Invalid rows reject the whole request: 400 ERR_VALIDATION whose `fields` name each one (`line.4.number`: the CSV's line 4; `rows.3.number`: the fourth JSON row; up to 500). " +
+            "With `skipInvalid: true` they are left out and counted in `skipped`, and the valid rows are queued (all invalid: still 400). Rows for contacts who opted out are stored cancelled. " +
+            'Multipart: fields whatsappId, message (for rows without one), startAt, skipInvalid ("true"); files `file` (CSV number,message,url; with titles in any order, plus `nome` for {nome}) and `media` (sent with every row).',
           headers: z.object({ "idempotency-key": z.string().max(200).optional() }).passthrough(),
           response: { 200: disparoCreateAnswer },
         },
@@ -79,14 +85,15 @@ export function disparoRoutes(deps: service.DisparoDeps, guard: Guards): Fastify
                 mimetype: r.mimetype,
               }))
             : await service.rowsFromTags(ctx.db, body.tagIds ?? [], body.message ?? "", body.url, body.mimetype);
-          const rows = await service.checkRows(deps.conv, raw);
-          return service.createDisparos(deps, {
+          const { rows, skipped } = await service.checkRows(deps.conv, raw, undefined, { skipInvalid: body.skipInvalid });
+          const created = await service.createDisparos(deps, {
             actor: sessionUser(req),
             whatsappId: body.whatsappId,
             rows,
             startAt: await service.startOf(ctx.db, body.startAt),
             idempotency,
           });
+          return withSkipped(created, skipped);
         }
         const fields: Record<string, string> = {};
         let csv: Buffer | undefined;
@@ -109,19 +116,21 @@ export function disparoRoutes(deps: service.DisparoDeps, guard: Guards): Fastify
           ? disparoRowsFromCsv(parseCsv((await decodeTextUpload(csv)).replace(/^\uFEFF/, "")), message)
           : await service.rowsFromTags(ctx.db, tagIds, message);
         if (raw.length === 0) throw new AppError("ERR_VALIDATION", 400, { file: ["No rows"] });
+        const skipInvalid = fields.skipInvalid === "true";
         // the rows are checked before the media is stored: a refused request leaves nothing behind
-        await service.checkRows(deps.conv, raw, file ? true : undefined);
+        await service.checkRows(deps.conv, raw, file ? true : undefined, { skipInvalid });
         let stored: StoredMedia | undefined;
         if (file) stored = await media.storeUpload(file);
         try {
-          const rows = await service.checkRows(deps.conv, raw, stored);
-          return await service.createDisparos(deps, {
+          const { rows, skipped } = await service.checkRows(deps.conv, raw, stored, { skipInvalid });
+          const created = await service.createDisparos(deps, {
             actor: sessionUser(req),
             whatsappId,
             rows,
             startAt: await service.startOf(ctx.db, fields.startAt),
             idempotency,
           });
+          return withSkipped(created, skipped);
         } catch (err) {
           if (stored) await media.remove(stored.key);
           throw err;
@@ -137,7 +146,7 @@ export function disparoRoutes(deps: service.DisparoDeps, guard: Guards): Fastify
           tags,
           description:
             "For outside bulk tools: `{ rows: [{ number, message, url?, mimetype?, name? }], startAt? }` queued on the connection whose message-API token " +
-            "comes in `Authorization: Bearer`, `X_TOKEN` or `X-Token`. Same rules as POST /disparos.",
+            "comes in `Authorization: Bearer`, `X_TOKEN` or `X-Token`. Same rules as POST /disparos (`skipInvalid: true` leaves invalid rows out).",
           headers: z.object({ "idempotency-key": z.string().max(200).optional() }).passthrough(),
           body: apiDisparoCreateBody,
           response: { 200: disparoCreateAnswer },
@@ -158,14 +167,15 @@ export function disparoRoutes(deps: service.DisparoDeps, guard: Guards): Fastify
           url: r.url,
           mimetype: r.mimetype,
         }));
-        const rows = await service.checkRows(deps.conv, raw);
-        return service.createDisparos(deps, {
+        const { rows, skipped } = await service.checkRows(deps.conv, raw, undefined, { skipInvalid: req.body.skipInvalid });
+        const created = await service.createDisparos(deps, {
           actor: { id: null, name: `API (${conn.name})`, ip: req.ip },
           whatsappId: conn.id,
           rows,
           startAt: await service.startOf(ctx.db, req.body.startAt),
           idempotency: key ? { scope: `token:${conn.id}`, key } : undefined,
         });
+        return withSkipped(created, skipped);
       },
     );
 

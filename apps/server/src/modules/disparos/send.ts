@@ -46,7 +46,7 @@ export async function runSend(deps: DisparoDeps, whatsappId: number, jobId: numb
     await releaseOwnKey(tx, jobId);
     // a disconnected or logged-out number takes no rows (the stored status, and this process's live session)
     if (cfg.paused || conn[0].status !== "CONNECTED" || !(await deps.conv.channels.isConnected(whatsappId))) return undefined;
-    const decision = decidePace(paceOf(cfg), stateOf(cfg), now, zone, deps.random);
+    const decision = decidePace(paceOf(cfg, now, zone), stateOf(cfg), now, zone, deps.random);
     const nowIso = new Date(now).toISOString();
     if (!decision.go) {
       const { rows } = await tx.execute(sql`select 1 from disparos where whatsapp_id = ${whatsappId} and status = 'a enviar' limit 1`);

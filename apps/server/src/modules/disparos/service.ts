@@ -20,5 +20,5 @@ export { handleOptOut, listOptOuts, clearOptOut, optOutKey } from "./opt-out.js"
 export { disparoWork, onMessageFailed, onMessageSent, reconcile } from "./outcomes.js";
 export { listConnections, updateConnection } from "./pace-settings.js";
 export { cancelPending, createDisparos, deleteAllDisparos, restartErrors } from "./queue.js";
-export { type CheckedRow, checkRows, type RowInput, rowsFromTags, startOf } from "./rows.js";
+export { type CheckedRow, checkRows, type RowInput, type RowsChecked, rowsFromTags, startOf } from "./rows.js";
 export { runSend } from "./send.js";

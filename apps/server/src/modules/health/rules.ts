@@ -13,15 +13,17 @@ const dayNumber = (day: string) => Date.UTC(Number(day.slice(0, 4)), Number(day.
 /**
  * Today's cap of unsolicited sends and the warm-up day: with the warm-up on and a QR pairing on
  * record, day 1 is the pairing's local day and the cap follows `warmupCap` until day WARMUP_DAYS;
- * otherwise (off, warmed up, never paired by QR code) the full cap.
+ * otherwise (off, warmed up, never paired by QR code, a simulator: no real number to protect) the
+ * full cap. The one figure of a number's daily limit: the sender's gate, the health panel, the
+ * disparo pace (modules/pacing) and the connection list all answer it.
  */
 export function capToday(
-  s: { dailyCap: number | null; warmupEnabled: boolean | null; pairedAt: Date | string | null },
+  s: { dailyCap: number | null; warmupEnabled: boolean | null; pairedAt: Date | string | null; type?: string | null },
   now: number,
   zone: string,
 ): { cap: number; full: number; warmupDay: number | null } {
   const full = s.dailyCap ?? DEFAULT_DAILY_CAP;
-  if (s.warmupEnabled === false || !s.pairedAt) return { cap: full, full, warmupDay: null };
+  if (s.warmupEnabled === false || !s.pairedAt || s.type === "simulator") return { cap: full, full, warmupDay: null };
   const day = dayNumber(localDate(now, zone)) - dayNumber(localDate(new Date(s.pairedAt), zone)) + 1;
   if (day > WARMUP_DAYS) return { cap: full, full, warmupDay: null };
   return { cap: warmupCap(full, day), full, warmupDay: Math.max(1, day) };

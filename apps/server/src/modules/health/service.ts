@@ -36,6 +36,7 @@ export const DISPARO_PAUSE_REASON = "saúde";
 type HealthRow = {
   id: number;
   name: string;
+  type: string;
   status: ConnectionStatus;
   backup_whatsapp_id: number | null;
   backup_name: string | null;
@@ -51,7 +52,7 @@ type HealthRow = {
 
 async function healthRows(db: DbOrTx, ids?: number[]): Promise<HealthRow[]> {
   const { rows } = await db.execute<HealthRow>(sql`
-    select w.id, w.name, w.status, h.backup_whatsapp_id, b.name as backup_name, b.status as backup_status, bh.paused as backup_paused,
+    select w.id, w.name, w.type, w.status, h.backup_whatsapp_id, b.name as backup_name, b.status as backup_status, bh.paused as backup_paused,
            h.daily_cap, h.warmup_enabled, h.paired_at, h.paused, h.paused_reason, h.paused_at
     from whatsapps w
     left join connection_health h on h.whatsapp_id = w.id
@@ -80,41 +81,52 @@ function backupActive(r: HealthRow): boolean {
   return r.backup_whatsapp_id !== null && down(r.status, r.paused) && !down(r.backup_status, r.backup_paused);
 }
 
-/** What the connection list shows of each connection's health settings. */
+/** What the connection list shows of each connection's health settings (and today's cap, as the panel says it). */
 export interface HealthSettings {
   backupWhatsappId: number | null;
   dailyCap: number;
+  dailyCapToday: number;
+  warmupDay: number | null;
   warmupEnabled: boolean;
   pairedAt: string | null;
 }
 
-export async function healthSettingsOf(db: DbOrTx, ids: number[]): Promise<Map<number, HealthSettings>> {
+export async function healthSettingsOf(db: DbOrTx, ids: number[], now = Date.now()): Promise<Map<number, HealthSettings>> {
   const out = new Map<number, HealthSettings>();
   if (!ids.length) return out;
   const { rows } = await db.execute<{
     whatsapp_id: number;
+    type: string;
     backup_whatsapp_id: number | null;
     daily_cap: number;
     warmup_enabled: boolean;
     paired_at: Date | string | null;
-  }>(sql`select whatsapp_id, backup_whatsapp_id, daily_cap, warmup_enabled, paired_at from connection_health
-         where whatsapp_id in (${sql.join(
+  }>(sql`select h.whatsapp_id, w.type, h.backup_whatsapp_id, h.daily_cap, h.warmup_enabled, h.paired_at
+         from connection_health h join whatsapps w on w.id = h.whatsapp_id
+         where h.whatsapp_id in (${sql.join(
            ids.map((i) => sql`${i}`),
            sql`, `,
          )})`);
-  for (const r of rows)
+  const zone = rows.length ? await timeZoneOf(db) : "";
+  for (const r of rows) {
+    const today = capToday({ dailyCap: r.daily_cap, warmupEnabled: r.warmup_enabled, pairedAt: r.paired_at, type: r.type }, now, zone);
     out.set(Number(r.whatsapp_id), {
       backupWhatsappId: r.backup_whatsapp_id === null ? null : Number(r.backup_whatsapp_id),
       dailyCap: Number(r.daily_cap),
+      dailyCapToday: today.cap,
+      warmupDay: today.warmupDay,
       warmupEnabled: r.warmup_enabled,
       pairedAt: r.paired_at ? iso(r.paired_at) : null,
     });
+  }
   return out;
 }
 
 export const DEFAULT_HEALTH_SETTINGS: HealthSettings = {
   backupWhatsappId: null,
   dailyCap: DEFAULT_DAILY_CAP,
+  dailyCapToday: DEFAULT_DAILY_CAP,
+  warmupDay: null,
   warmupEnabled: true,
   pairedAt: null,
 };
@@ -169,7 +181,7 @@ export async function gateState(db: DbOrTx, whatsappId: number, now: number, zon
   const [r] = await healthRows(db, [whatsappId]);
   const day = localDate(now, zone);
   if (!r) return { paused: false, cap: Number.POSITIVE_INFINITY, sent: 0, day };
-  const { cap } = capToday({ dailyCap: r.daily_cap, warmupEnabled: r.warmup_enabled, pairedAt: r.paired_at }, now, zone);
+  const { cap } = capToday({ dailyCap: r.daily_cap, warmupEnabled: r.warmup_enabled, pairedAt: r.paired_at, type: r.type }, now, zone);
   return { paused: r.paused === true, cap, sent: await sentOn(db, whatsappId, day), day };
 }
 
@@ -194,7 +206,11 @@ export async function getHealth(db: DbOrTx, whatsappId: number, now: number): Pr
   const [r] = await healthRows(db, [whatsappId]);
   if (!r) throw new AppError("ERR_NO_WAPP_FOUND");
   const zone = await timeZoneOf(db);
-  const { cap, full, warmupDay } = capToday({ dailyCap: r.daily_cap, warmupEnabled: r.warmup_enabled, pairedAt: r.paired_at }, now, zone);
+  const { cap, full, warmupDay } = capToday(
+    { dailyCap: r.daily_cap, warmupEnabled: r.warmup_enabled, pairedAt: r.paired_at, type: r.type },
+    now,
+    zone,
+  );
   const since = new Date(now - 24 * 3600_000).toISOString();
   const { rows: counts } = await db.execute<{ failures: number; disconnects: number }>(sql`
     select count(*) filter (where kind = 'failure') as failures, count(*) filter (where kind = 'disconnect') as disconnects

@@ -1,5 +1,4 @@
 import {
-  fillIncidentText,
   INCIDENT_NORMALIZED_DEFAULT,
   type Incident,
   type IncidentCloseBody,
@@ -9,7 +8,7 @@ import {
   type Message,
   type Ticket,
 } from "@balcao/contract";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { AppContext, SessionUser } from "../../context.js";
 import type { DbOrTx } from "../../db/client.js";
 import { enqueueJob, queueOrMoveEarlier, releaseOwnKey } from "../../jobs/runner.js";
@@ -22,6 +21,8 @@ import { lockSettings, paceOf, stateOf } from "../pacing/settings.js";
 import { decidePace } from "../pacing/pacing.js";
 import type { ConvDeps, Queued } from "../outbox/deps.js";
 import { enqueueMessage } from "../outbox/enqueue.js";
+import { LIVE_WINDOW_MS } from "../outbox/sender.js";
+import { assertKnownVariables, type IncidentArea, inArea, incidentText, listOf, placesOf, resolveArea } from "./area.js";
 import { timeZoneOf } from "../settings/service.js";
 import { afterTransition, transitionTicket } from "../tickets/apply-transition.js";
 import { findTicket } from "../tickets/queries.js";
@@ -57,6 +58,9 @@ type IncidentRow = {
   title: string;
   message: string;
   area: string;
+  audience: string;
+  cities: unknown;
+  pops: unknown;
   tags: unknown;
   expected_at: Date | string | null;
   status: IncidentStatus;
@@ -73,7 +77,7 @@ type IncidentRow = {
 };
 
 const selectIncidents = (where: ReturnType<typeof sql>) => sql`
-  select i.id, i.title, i.message, i.area, i.tags, i.expected_at, i.status, i.close_message, i.created_by, u.name as creator_name,
+  select i.id, i.title, i.message, i.area, i.audience, i.cities, i.pops, i.tags, i.expected_at, i.status, i.close_message, i.created_by, u.name as creator_name,
          i.created_at, i.closed_at,
          (select count(*) from incident_tickets it where it.incident_id = i.id) as ticket_count,
          c.contact_count, c.n_pending, c.n_sent, c.n_skipped
@@ -91,13 +95,15 @@ const selectIncidents = (where: ReturnType<typeof sql>) => sql`
   limit 200`;
 
 function toIncident(r: IncidentRow): Incident {
-  const tags = typeof r.tags === "string" ? JSON.parse(r.tags) : r.tags;
   return {
     id: Number(r.id),
     title: r.title,
     message: r.message,
     area: r.area,
-    tags: Array.isArray(tags) ? tags.map(String) : [],
+    audience: r.audience === "area" ? "area" : "all",
+    cities: listOf(r.cities),
+    pops: listOf(r.pops),
+    tags: listOf(r.tags),
     expectedAt: r.expected_at ? iso(r.expected_at) : null,
     status: r.status,
     closeMessage: r.close_message,
@@ -128,10 +134,12 @@ function publish(ctx: AppContext, action: "create" | "update" | "close", inciden
 
 /** POST /incidents (admins, supervisors): opened at once; customers who write from now get its notice once. */
 export async function createIncident(ctx: AppContext, user: SessionUser, input: IncidentCreateBody): Promise<Incident> {
+  assertKnownVariables({ message: input.message });
+  const a = resolveArea(input);
   const { rows } = await ctx.db.execute<{ id: number }>(sql`
-    insert into incidents (title, message, area, tags, expected_at, created_by)
-    values (${input.title}, ${input.message}, ${input.area ?? ""}, ${JSON.stringify(input.tags ?? [])}::jsonb,
-            ${input.expectedAt ?? null}::timestamptz, ${user.id})
+    insert into incidents (title, message, area, audience, cities, pops, tags, expected_at, created_by)
+    values (${input.title}, ${input.message}, ${input.area ?? ""}, ${a.audience}, ${JSON.stringify(a.cities)}::jsonb,
+            ${JSON.stringify(a.pops)}::jsonb, ${JSON.stringify(a.tags)}::jsonb, ${input.expectedAt ?? null}::timestamptz, ${user.id})
     returning id`);
   const incident = await getIncident(ctx.db, Number(rows[0].id));
   ctx.log.info({ incidentId: incident.id, userId: user.id }, "incident opened");
@@ -141,16 +149,29 @@ export async function createIncident(ctx: AppContext, user: SessionUser, input: 
 
 /** PUT /incidents/:id: the texts and the expected return of an open incident. */
 export async function updateIncident(ctx: AppContext, id: number, input: IncidentUpdateBody): Promise<Incident> {
+  assertKnownVariables({ message: input.message });
   await ctx.db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ status: string }>(sql`select status from incidents where id = ${id} for update`);
+    const { rows } = await tx.execute<{ status: string; audience: string; cities: unknown; pops: unknown; tags: unknown }>(
+      sql`select status, audience, cities, pops, tags from incidents where id = ${id} for update`,
+    );
     if (!rows[0]) throw new AppError("ERR_NO_INCIDENT_FOUND");
     if (rows[0].status !== "open") throw new AppError("ERR_INCIDENT_CLOSED");
+    const r = rows[0];
+    const a = resolveArea(input, {
+      audience: r.audience === "area" ? "area" : "all",
+      cities: listOf(r.cities),
+      pops: listOf(r.pops),
+      tags: listOf(r.tags),
+    });
     await tx.execute(sql`
       update incidents set
         title = coalesce(${input.title ?? null}, title),
         message = coalesce(${input.message ?? null}, message),
         area = coalesce(${input.area ?? null}, area),
-        tags = coalesce(${input.tags ? JSON.stringify(input.tags) : null}::jsonb, tags),
+        audience = ${a.audience},
+        cities = ${JSON.stringify(a.cities)}::jsonb,
+        pops = ${JSON.stringify(a.pops)}::jsonb,
+        tags = ${JSON.stringify(a.tags)}::jsonb,
         expected_at = ${input.expectedAt === undefined ? sql`expected_at` : sql`${input.expectedAt}::timestamptz`},
         updated_at = now()
       where id = ${id}`);
@@ -168,16 +189,18 @@ export async function updateIncident(ctx: AppContext, id: number, input: Inciden
 export async function closeIncident(deps: IncidentDeps, user: SessionUser, id: number, input: IncidentCloseBody): Promise<Incident> {
   const { ctx } = deps.conv;
   const now = deps.clock.now();
+  assertKnownVariables({ message: input.message });
+  const zone = await timeZoneOf(ctx.db);
   await ctx.db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ status: string; title: string }>(
-      sql`select status, title from incidents where id = ${id} for update`,
+    const { rows } = await tx.execute<{ status: string; title: string; area: string; expected_at: Date | string | null }>(
+      sql`select status, title, area, expected_at from incidents where id = ${id} for update`,
     );
     const row = rows[0];
     if (!row) throw new AppError("ERR_NO_INCIDENT_FOUND");
     if (row.status !== "open") throw new AppError("ERR_INCIDENT_CLOSED");
     const template = input.message?.trim() || INCIDENT_NORMALIZED_DEFAULT;
     await tx.execute(sql`
-      update incidents set status = 'closed', close_message = ${fillIncidentText(template, { title: row.title })},
+      update incidents set status = 'closed', close_message = ${incidentText(template, row, zone, now)},
              closed_at = now(), closed_by = ${user.id}, updated_at = now()
       where id = ${id}`);
     const { rows: conns } = await tx.execute<{ whatsapp_id: number }>(sql`
@@ -216,11 +239,15 @@ export async function noticeOpenIncidents(conv: ConvDeps, message: Message, tick
   // customer message (an incident opened after this look is as one opened after the message: the
   // next message meets it; an incident opened or closed on any process is heard at once)
   if (!(await anyOpenIncident(ctx))) return;
+  const zone = await timeZoneOf(ctx.db);
   const queued = await ctx.db.transaction(async (tx) => {
     // the open incidents, held against a close until this commits
-    const { rows: open } = await tx.execute<{ id: number; message: string }>(
-      sql`select id, message from incidents where status = 'open' order by id for share`,
+    const { rows: all } = await tx.execute<OpenRow>(
+      sql`select id, message, title, area, expected_at, audience, cities, pops, tags from incidents where status = 'open' order by id for share`,
     );
+    // an incident for an area: only a customer placed in it (todos os clientes: everyone)
+    const places = all.some((o) => o.audience === "area") ? await placesOf(tx, ticket.contactId) : undefined;
+    const open = all.filter((o) => !places || inArea(areaOf(o), places));
     if (!open.length) return { queued: [] as Queued[], linked: false };
     const ids = sql.join(
       open.map((o) => sql`${o.id}`),
@@ -237,12 +264,13 @@ export async function noticeOpenIncidents(conv: ConvDeps, message: Message, tick
     for (const f of fresh) {
       const incident = open.find((o) => Number(o.id) === Number(f.incident_id));
       if (!incident?.message.trim()) continue;
+      const body = incidentText(incident.message, incident, zone, Date.now());
       const q = await enqueueMessage(tx, {
         ticket: { id: ticket.id, whatsappId, contact: ticket.contact },
         source: "bot",
         userId: null,
-        body: incident.message,
-        content: { kind: "text", body: incident.message },
+        body,
+        content: { kind: "text", body },
       });
       await tx.execute(sql`
         update incident_contacts set notice_message_id = ${q.id} where incident_id = ${f.incident_id} and contact_id = ${ticket.contactId}`);
@@ -253,6 +281,25 @@ export async function noticeOpenIncidents(conv: ConvDeps, message: Message, tick
   if (queued.linked) await publishLinked(ctx, ticket.id);
   await conv.outbox.committed(queued.queued);
 }
+
+type OpenRow = {
+  id: number;
+  message: string;
+  title: string;
+  area: string;
+  expected_at: Date | string | null;
+  audience: string;
+  cities: unknown;
+  pops: unknown;
+  tags: unknown;
+};
+
+const areaOf = (o: OpenRow): IncidentArea => ({
+  audience: o.audience === "area" ? "area" : "all",
+  cities: listOf(o.cities),
+  pops: listOf(o.pops),
+  tags: listOf(o.tags),
+});
 
 /** A ticket newly grouped under an incident: its lists hear it (the ticket carries its incidents). */
 async function publishLinked(ctx: AppContext, ticketId: number): Promise<void> {
@@ -316,9 +363,12 @@ export async function linkMaintenance(conv: ConvDeps, ticket: Ticket): Promise<n
   if (ticket.whatsappId === null || ticket.isGroup) return undefined;
   const whatsappId = ticket.whatsappId;
   const { ctx } = conv;
+  const zone = await timeZoneOf(ctx.db);
   const result = await ctx.db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ id: number; message: string }>(
-      sql`select id, message from incidents where status = 'open' order by created_at desc, id desc limit 1 for share`,
+    // the billing system itself says this customer's connection is in maintenance: no area to check
+    const { rows } = await tx.execute<OpenRow>(
+      sql`select id, message, title, area, expected_at, audience, cities, pops, tags from incidents
+          where status = 'open' order by created_at desc, id desc limit 1 for share`,
     );
     const incident = rows[0];
     if (!incident) return undefined;
@@ -331,12 +381,13 @@ export async function linkMaintenance(conv: ConvDeps, ticket: Ticket): Promise<n
       on conflict do nothing returning incident_id`);
     const queued: Queued[] = [];
     if (fresh.length && incident.message.trim()) {
+      const body = incidentText(incident.message, incident, zone, Date.now());
       const q = await enqueueMessage(tx, {
         ticket: { id: ticket.id, whatsappId, contact: ticket.contact },
         source: "bot",
         userId: null,
-        body: incident.message,
-        content: { kind: "text", body: incident.message },
+        body,
+        content: { kind: "text", body },
       });
       await tx.execute(
         sql`update incident_contacts set notice_message_id = ${q.id} where incident_id = ${incident.id} and contact_id = ${ticket.contactId}`,
@@ -351,12 +402,79 @@ export async function linkMaintenance(conv: ConvDeps, ticket: Ticket): Promise<n
   return result.id;
 }
 
+/** "Normalizado" notices to live chats queued by one run (the next run takes the next ones at once). */
+const LIVE_BATCH = 10;
+
+type PendingRow = {
+  incident_id: number;
+  contact_id: number;
+  close_message: string;
+  number: string | null;
+  lid: string | null;
+  opted_out: boolean;
+};
+
+const pendingSelect = (whatsappId: number, live: SQL) => sql`
+  select ic.incident_id, ic.contact_id, i.close_message, c.number, c.lid,
+         exists (select 1 from contact_opt_outs o where o.contact_id = ic.contact_id) as opted_out
+  from incident_contacts ic
+  join incidents i on i.id = ic.incident_id
+  join contacts c on c.id = ic.contact_id
+  where ic.whatsapp_id = ${whatsappId} and ic.normal_state = 'pending' ${live}
+  order by i.closed_at, ic.created_at, ic.contact_id`;
+
+/**
+ * The live chats' "normalizado" (issue 53 item 2c): a customer who wrote to the connection within
+ * the outbox's live window (LIVE_WINDOW_MS, WhatsApp's 24 h customer-service window) has a live
+ * chat, so the notice goes as a reply does — queued at once (the sender sends it without the
+ * unsolicited pace, with the chat's typing gap), not one every 8–15 s. Up to LIVE_BATCH a run, each
+ * marked sent in the transaction that queues it (once per customer, whatever crashes).
+ */
+async function takeLive(tx: DbOrTx, whatsappId: number, now: number): Promise<Queued[]> {
+  const since = new Date(now - LIVE_WINDOW_MS).toISOString();
+  const { rows } = await tx.execute<PendingRow>(sql`
+    ${pendingSelect(
+      whatsappId,
+      sql`and exists (select 1 from tickets t join messages m on m.ticket_id = t.id
+                      where t.contact_id = ic.contact_id and t.whatsapp_id = ${whatsappId} and not m.from_me
+                        and m.created_at > ${since}::timestamptz)`,
+    )}
+    limit ${LIVE_BATCH}
+    for update of ic skip locked`);
+  const out: Queued[] = [];
+  for (const r of rows) {
+    const q = await notifyOne(tx, whatsappId, r, "bot");
+    if (q) out.push(q);
+  }
+  return out;
+}
+
+/** One pending customer: skipped (opted out, no address, no text) or its notice queued and the row marked sent. */
+async function notifyOne(tx: DbOrTx, whatsappId: number, r: PendingRow, source: "bot" | "disparo"): Promise<Queued | undefined> {
+  const key = sql`incident_id = ${r.incident_id} and contact_id = ${r.contact_id}`;
+  if (r.opted_out || (!r.number && !r.lid) || !r.close_message.trim()) {
+    await tx.execute(sql`update incident_contacts set normal_state = 'skipped' where ${key}`);
+    return undefined;
+  }
+  const ticket = await historyTicket(tx, Number(r.contact_id), whatsappId);
+  const q = await enqueueMessage(tx, {
+    ticket: { id: ticket.id, whatsappId, contact: { number: r.number, lid: r.lid, isGroup: false } },
+    source,
+    userId: null,
+    body: r.close_message,
+    content: { kind: "text", body: r.close_message },
+  });
+  await tx.execute(sql`update incident_contacts set normal_state = 'sent', normal_message_id = ${q.id} where ${key}`);
+  return { id: q.id, whatsappId };
+}
+
 /**
  * One run of a connection's notify job: in ONE transaction the connection's disparo settings row
- * is locked (the unsolicited pace and its state, shared with the disparos), the job's singleton key
- * released, the pace decides, one pending customer is taken (opted-out ones and ones without an
- * address are skipped without using the pace), the notice queued in the outbox at the bulk
- * priority, and the next run queued for when the pace allows.
+ * is locked (the unsolicited pace and its state, shared with the disparos) and the job's singleton
+ * key released; then the customers whose chat is live get theirs at once, as replies (`takeLive`:
+ * a batch, and the next run at once); when none is left, the pace decides, one pending customer is
+ * taken (opted-out ones and ones without an address are skipped without using the pace), the
+ * notice queued in the outbox at the bulk priority, and the next run queued for when the pace allows.
  */
 export async function runNotify(deps: IncidentDeps, whatsappId: number, jobId: number): Promise<void> {
   const { ctx } = deps.conv;
@@ -373,47 +491,26 @@ export async function runNotify(deps: IncidentDeps, whatsappId: number, jobId: n
     // the settings row first (shared with the disparos, whose transactions lock it before queueing their job)
     const cfg = await lockSettings(tx, whatsappId);
     await releaseOwnKey(tx, jobId);
+    if (conn[0].status !== "CONNECTED" || !deps.conv.channels.get(whatsappId)?.connected) return undefined;
+    // live chats: replies, whatever the pace (and the disparos' pause)
+    const live = await takeLive(tx, whatsappId, now);
+    if (live.length) {
+      await wakeNotify(tx, whatsappId, now);
+      return live;
+    }
     // a paused or disconnected number sends nothing unsolicited: the sweep and the reconnect wake it again
-    if (cfg.paused || conn[0].status !== "CONNECTED" || !deps.conv.channels.get(whatsappId)?.connected) return undefined;
-    const decision = decidePace(paceOf(cfg), stateOf(cfg), now, zone, deps.random);
+    if (cfg.paused) return undefined;
+    const decision = decidePace(paceOf(cfg, now, zone), stateOf(cfg), now, zone, deps.random);
     if (!decision.go) {
       await wakeNotify(tx, whatsappId, decision.at);
       return undefined;
     }
     for (;;) {
-      const { rows } = await tx.execute<{
-        incident_id: number;
-        contact_id: number;
-        close_message: string;
-        number: string | null;
-        lid: string | null;
-        opted_out: boolean;
-      }>(sql`
-        select ic.incident_id, ic.contact_id, i.close_message, c.number, c.lid,
-               exists (select 1 from contact_opt_outs o where o.contact_id = ic.contact_id) as opted_out
-        from incident_contacts ic
-        join incidents i on i.id = ic.incident_id
-        join contacts c on c.id = ic.contact_id
-        where ic.whatsapp_id = ${whatsappId} and ic.normal_state = 'pending'
-        order by i.closed_at, ic.created_at, ic.contact_id
-        limit 1
-        for update of ic skip locked`);
+      const { rows } = await tx.execute<PendingRow>(sql`${pendingSelect(whatsappId, sql``)} limit 1 for update of ic skip locked`);
       const r = rows[0];
       if (!r) return undefined;
-      const key = sql`incident_id = ${r.incident_id} and contact_id = ${r.contact_id}`;
-      if (r.opted_out || (!r.number && !r.lid) || !r.close_message.trim()) {
-        await tx.execute(sql`update incident_contacts set normal_state = 'skipped' where ${key}`);
-        continue;
-      }
-      const ticket = await historyTicket(tx, Number(r.contact_id), whatsappId);
-      const q = await enqueueMessage(tx, {
-        ticket: { id: ticket.id, whatsappId, contact: { number: r.number, lid: r.lid, isGroup: false } },
-        source: "disparo",
-        userId: null,
-        body: r.close_message,
-        content: { kind: "text", body: r.close_message },
-      });
-      await tx.execute(sql`update incident_contacts set normal_state = 'sent', normal_message_id = ${q.id} where ${key}`);
+      const q = await notifyOne(tx, whatsappId, r, "disparo");
+      if (!q) continue;
       const s = decision.state;
       await tx.execute(sql`
         update disparo_settings set next_at = ${s.nextAt === null ? null : new Date(s.nextAt).toISOString()}::timestamptz,
@@ -423,7 +520,7 @@ export async function runNotify(deps: IncidentDeps, whatsappId: number, jobId: n
         sql`select 1 from incident_contacts where whatsapp_id = ${whatsappId} and normal_state = 'pending' limit 1`,
       );
       if (more.length) await wakeNotify(tx, whatsappId, s.nextAt ?? now);
-      return [{ id: q.id, whatsappId }] as Queued[];
+      return [q];
     }
   });
   if (queued?.length) {

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.js";
 import { AppError } from "../../lib/errors.js";
+import { capToday } from "../health/rules.js";
 import type { DisparoPace, PaceState } from "./pacing.js";
 
 /**
@@ -27,15 +28,48 @@ export type SettingsRow = {
   day: string;
   day_count: number;
   streak: number;
+} & HealthCapColumns;
+
+/**
+ * The connection's own daily cap, read with the settings row (number health's `connection_health`
+ * and the connection's type): the pace's cap is the number's cap today (`capToday`: the
+ * connection's `dailyCap`, reduced by the warm-up), the one figure the health panel, the
+ * disparos card and the connection form show. `disparo_settings.daily_cap` is no longer read.
+ */
+export type HealthCapColumns = {
+  health_daily_cap: number | null;
+  warmup_enabled: boolean | null;
+  paired_at: Date | string | null;
+  connection_type: string | null;
 };
 
-export const paceOf = (s: SettingsRow): DisparoPace => ({
+/** The columns of HealthCapColumns, for a query over `disparo_settings` (or `whatsapps`) joined by connection. */
+export const healthCapSelect = (whatsappId: ReturnType<typeof sql>) => sql`
+  (select cap_h.daily_cap from connection_health cap_h where cap_h.whatsapp_id = ${whatsappId}) as health_daily_cap,
+  (select cap_h.warmup_enabled from connection_health cap_h where cap_h.whatsapp_id = ${whatsappId}) as warmup_enabled,
+  (select cap_h.paired_at from connection_health cap_h where cap_h.whatsapp_id = ${whatsappId}) as paired_at,
+  (select cap_w.type from whatsapps cap_w where cap_w.id = ${whatsappId}) as connection_type`;
+
+/** The number's cap today (and the full one, and the warm-up's day): number health's rule. */
+export const capOf = (s: HealthCapColumns, now: number, zone: string) =>
+  capToday(
+    {
+      dailyCap: s.health_daily_cap === null ? null : Number(s.health_daily_cap),
+      warmupEnabled: s.warmup_enabled,
+      pairedAt: s.paired_at,
+      type: s.connection_type,
+    },
+    now,
+    zone,
+  );
+
+export const paceOf = (s: SettingsRow, now: number, zone: string): DisparoPace => ({
   intervalMinMs: s.interval_min_ms,
   intervalMaxMs: s.interval_max_ms,
   pauseEvery: s.pause_every,
   pauseMinMs: s.pause_min_ms,
   pauseMaxMs: s.pause_max_ms,
-  dailyCap: s.daily_cap,
+  dailyCap: capOf(s, now, zone).cap,
   windowStart: s.window_start,
   windowEnd: s.window_end,
 });
@@ -49,7 +83,9 @@ export const stateOf = (s: SettingsRow): PaceState => ({
 /** The connection's settings row (created with the defaults), locked for this transaction. */
 export async function lockSettings(tx: DbOrTx, whatsappId: number): Promise<SettingsRow> {
   await tx.execute(sql`insert into disparo_settings (whatsapp_id) values (${whatsappId}) on conflict do nothing`);
-  const { rows } = await tx.execute<SettingsRow>(sql`select * from disparo_settings where whatsapp_id = ${whatsappId} for update`);
+  const { rows } = await tx.execute<SettingsRow>(
+    sql`select s.*, ${healthCapSelect(sql`s.whatsapp_id`)} from disparo_settings s where s.whatsapp_id = ${whatsappId} for update`,
+  );
   if (!rows[0]) throw new AppError("ERR_NO_WAPP_FOUND");
   return rows[0];
 }

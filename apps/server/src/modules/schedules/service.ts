@@ -1,6 +1,7 @@
 import {
   type Message,
   type Schedule,
+  SCHEDULE_IN_PAST,
   SCHEDULE_PAST_TOLERANCE_MS,
   SCHEDULE_REPLIED_REASON,
   type ScheduleStatus,
@@ -49,7 +50,7 @@ export async function createSchedule(
   if (!message) throw new AppError("ERR_VALIDATION", 400, { message: ["Required"] });
   const at = parseLocalDateTime(input.when, await timeZoneOf(ctx.db));
   if (!at) throw new AppError("ERR_VALIDATION", 400, { when: ["Invalid date"] });
-  if (at.getTime() < deps.clock.now() - SCHEDULE_PAST_TOLERANCE_MS) throw new AppError("ERR_VALIDATION", 400, { when: ["In the past"] });
+  if (at.getTime() < deps.clock.now() - SCHEDULE_PAST_TOLERANCE_MS) throw new AppError("ERR_VALIDATION", 400, { when: [SCHEDULE_IN_PAST] });
   const ticket = await loadTicket(ctx.db, input.ticketId);
   assertMaySchedule(user, ticket);
   if (ticket.whatsappId === null) throw new AppError("ERR_NO_WAPP_FOUND");

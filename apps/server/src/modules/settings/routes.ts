@@ -5,6 +5,7 @@ import {
   colorsAnswer,
   mailTestAnswer,
   mailTestBody,
+  publicUrlAnswer,
   SETTINGS_TOKEN_HEADER,
   settingsUnlockAnswer,
   settingsUnlockBody,
@@ -23,6 +24,7 @@ import { RateLimiter } from "../../lib/rate-limiter.js";
 import { acceptImage, BRANDING_MAX_BYTES, BRANDING_NAME, type BrandingStore, brandingHeaders, type ImageUse } from "./branding.js";
 import { SettingsGate } from "./gate.js";
 import { sendTestMail } from "./mail.js";
+import { publicUrlInfo } from "./public-url.js";
 import * as service from "./service.js";
 
 const publicSetting = z.object({ key: z.string(), value: z.string(), hasValue: z.boolean().optional() });
@@ -71,6 +73,19 @@ export function settingRoutes(ctx: AppContext, guard: Guards, clock: Clock, bran
         },
       },
       (req) => service.listSettings(ctx.db, sessionUser(req).profile === "admin"),
+    );
+    app.get(
+      "/settings/public-url",
+      {
+        preHandler: guard.user,
+        schema: {
+          tags,
+          description:
+            'The address links start with (signing links, the Cloud API webhook URL, the API page\'s examples): the setting publicUrl when filled, else the PUBLIC_URL environment variable, else the address this request came to (source "request"). `warnings`/`warning`: not HTTPS, or a local/internal host (Meta and customers cannot reach it).',
+          response: { 200: publicUrlAnswer },
+        },
+      },
+      (req) => publicUrlInfo(ctx, { protocol: req.protocol, host: req.host }),
     );
     app.put(
       "/settings/:key",

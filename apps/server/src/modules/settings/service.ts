@@ -11,6 +11,8 @@ import {
   CPF_SETTING_KEYS,
   cnpjSettingValue,
   isValidCpf,
+  normalizePublicUrl,
+  PUBLIC_URL_INVALID,
   READ_ONLY_SETTING_KEYS,
   SECRET_ADDRESS_GROUPS,
   SECRET_SETTING_KEYS,
@@ -71,6 +73,12 @@ function validate(key: SettingKey, value: string): string {
   if (key === "mail_port" && (Number(value) < 1 || Number(value) > 65535)) throw bad("Must be a port between 1 and 65535");
   if (key === "timezone" && !isTimeZone(value)) throw bad("Must be a time zone like America/Sao_Paulo");
   if (URL_SETTING_KEYS.includes(key) && value !== "" && !isHttpUrl(value)) throw bad("Must be an address like https://example.com");
+  if (key === "publicUrl" && value !== "") {
+    // kept as links start with it: no query, no credentials, no trailing slash
+    const url = normalizePublicUrl(value);
+    if (!url) throw bad(PUBLIC_URL_INVALID);
+    return url;
+  }
   if (CPF_SETTING_KEYS.includes(key) && value !== "") {
     const digits = value.replace(/[.\-\s]/g, "");
     if (!/^\d{1,11}$/.test(digits)) throw bad("CPF: digits only, at most 11");

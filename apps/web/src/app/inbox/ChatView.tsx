@@ -73,7 +73,7 @@ export function ChatView({ ticketId }: { ticketId: number }) {
         ticket={ticket}
         replyTo={replyTo}
         onCancelReply={() => setReplyTo(null)}
-        assist={(fill) => <AiSuggestButton ticketId={ticket.id} onPick={fill} />}
+        assist={(fill, slot) => <AiSuggestButton ticketId={ticket.id} onPick={fill} {...slot} />}
       />
     </Box>
   );

@@ -32,6 +32,8 @@ const w = (id: number, extra: Partial<Whatsapp> = {}): Whatsapp => ({
   selfService: "off",
   backupWhatsappId: null,
   dailyCap: 1000,
+  dailyCapToday: 1000,
+  warmupDay: null,
   warmupEnabled: true,
   pairedAt: null,
   typebot: {

@@ -58,6 +58,7 @@ const pt = {
       empresa_nome: "Razão social",
       empresa_cnpj: "CNPJ",
       empresa_endereco: "Endereço",
+      publicUrl: "Endereço público do Balcão",
       integrationSystem: "Sistema de cobrança",
       integrationUrl: "URL do sistema",
       integrationApp: "App",
@@ -121,6 +122,8 @@ const pt = {
         "Impressa no cabeçalho dos contratos, como CONTRATADA e em {empresa}. Em branco, o contrato sai com um espaço para preencher à mão.",
       empresa_cnpj: "Impresso como 00.000.000/0000-00 no cabeçalho dos contratos, como CONTRATADA e em {cnpj_empresa}.",
       empresa_endereco: "Endereço da sede (rua, número, bairro, cidade/UF, CEP): no cabeçalho dos contratos e em {endereco_empresa}.",
+      publicUrl:
+        "O endereço pelo qual clientes e a Meta acessam o Balcão, por exemplo https://atendimento.provedor.com.br: links de assinatura, URL do webhook da API oficial e exemplos da documentação da API. Em branco: a variável PUBLIC_URL do servidor, ou o endereço de acesso.",
       aiBaseUrl: "OpenAI: https://api.openai.com/v1 · Ollama: http://servidor:11434/v1 · vLLM/LocalAI: http://servidor:8000/v1",
       aiModel: "Por exemplo gpt-4o-mini, ou o nome do modelo no seu servidor (qwen2.5:7b…).",
       aiTranscriptionModel: "Em branco: áudios não são transcritos. Por exemplo whisper-1 ou Systran/faster-whisper-small.",
@@ -260,6 +263,7 @@ const en: typeof pt = {
       empresa_nome: "Legal name (razão social)",
       empresa_cnpj: "CNPJ",
       empresa_endereco: "Address",
+      publicUrl: "Balcão's public address",
       integrationSystem: "Billing system",
       integrationUrl: "System URL",
       integrationApp: "App",
@@ -324,6 +328,8 @@ const en: typeof pt = {
       empresa_cnpj: "Printed as 00.000.000/0000-00 in the contracts' header, as CONTRATADA and in {cnpj_empresa}.",
       empresa_endereco:
         "The head office's address (street, number, district, city/state, postcode): in the contracts' header and in {endereco_empresa}.",
+      publicUrl:
+        "The address customers and Meta reach Balcão at, e.g. https://atendimento.provedor.com.br: signing links, the Cloud API webhook URL and the API page's examples. Blank: the server's PUBLIC_URL variable, or the address used to reach it.",
       aiBaseUrl: "OpenAI: https://api.openai.com/v1 · Ollama: http://server:11434/v1 · vLLM/LocalAI: http://server:8000/v1",
       aiModel: "For example gpt-4o-mini, or the model's name on your server (qwen2.5:7b…).",
       aiTranscriptionModel: "Blank: voice notes are not transcribed. For example whisper-1 or Systran/faster-whisper-small.",
@@ -462,6 +468,7 @@ const es: typeof pt = {
       empresa_nome: "Razón social",
       empresa_cnpj: "CNPJ",
       empresa_endereco: "Dirección",
+      publicUrl: "Dirección pública de Balcão",
       integrationSystem: "Sistema de cobro",
       integrationUrl: "URL del sistema",
       integrationApp: "App",
@@ -526,6 +533,8 @@ const es: typeof pt = {
       empresa_cnpj: "Se imprime como 00.000.000/0000-00 en el encabezado de los contratos, como CONTRATADA y en {cnpj_empresa}.",
       empresa_endereco:
         "Dirección de la sede (calle, número, barrio, ciudad/estado, CEP): en el encabezado de los contratos y en {endereco_empresa}.",
+      publicUrl:
+        "La dirección por la que clientes y Meta acceden a Balcão, p. ej. https://atendimento.provedor.com.br: enlaces de firma, URL del webhook de la API oficial y ejemplos de la documentación de la API. En blanco: la variable PUBLIC_URL del servidor, o la dirección de acceso.",
       aiBaseUrl: "OpenAI: https://api.openai.com/v1 · Ollama: http://servidor:11434/v1 · vLLM/LocalAI: http://servidor:8000/v1",
       aiModel: "Por ejemplo gpt-4o-mini, o el nombre del modelo en su servidor (qwen2.5:7b…).",
       aiTranscriptionModel: "En blanco: los audios no se transcriben. Por ejemplo whisper-1 o Systran/faster-whisper-small.",

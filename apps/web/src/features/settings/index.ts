@@ -1,5 +1,6 @@
 /** The server-wide settings, kept live; the settings screen; the tab's favicon. */
 export { useSettings, useSettingsLive, useUpdateSetting } from "./api/get-settings";
+export { resolvePublicUrl, usePublicUrl } from "./api/public-url";
 export { DarkModeToggle } from "./components/DarkModeToggle";
 export { FaviconSync } from "./components/FaviconSync";
 export { settingsMenu } from "./menu";

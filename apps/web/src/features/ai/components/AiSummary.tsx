@@ -13,7 +13,7 @@ import IconButton from "@mui/material/IconButton";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
-import { useState } from "react";
+import { type ReactElement, type ReactNode, useState } from "react";
 import { errorMessage } from "../../../api/errors";
 import { toastSuccess } from "../../../lib/toast";
 import { useAiEnabled, useSummary } from "../api/ai";
@@ -66,8 +66,17 @@ function copy(text: string, done: string) {
   );
 }
 
-/** 'Resumo' in the ticket's header: a dialog with who the customer is, what they asked, what was done and what is pending. */
-export function AiSummaryButton({ ticketId }: { ticketId: number }) {
+/**
+ * 'Resumo' in the ticket's header: a dialog with who the customer is, what they asked, what was done
+ * and what is pending. `render` draws the trigger in the header's style (an item of its overflow menu).
+ */
+export function AiSummaryButton({
+  ticketId,
+  render,
+}: {
+  ticketId: number;
+  render?: (p: { icon: ReactElement; label: string; onClick: () => void; testId: string }) => ReactNode;
+}) {
   const { t } = useTranslation();
   const enabled = useAiEnabled();
   const s = useSummary(ticketId);
@@ -79,11 +88,15 @@ export function AiSummaryButton({ ticketId }: { ticketId: number }) {
   };
   return (
     <>
-      <Tooltip title={t("ai.summary")}>
-        <IconButton aria-label={t("ai.summary")} onClick={ask} data-testid="action-summary">
-          <SummarizeIcon />
-        </IconButton>
-      </Tooltip>
+      {render ? (
+        render({ icon: <SummarizeIcon />, label: t("ai.summary"), onClick: ask, testId: "action-summary" })
+      ) : (
+        <Tooltip title={t("ai.summary")}>
+          <IconButton aria-label={t("ai.summary")} onClick={ask} data-testid="action-summary">
+            <SummarizeIcon />
+          </IconButton>
+        </Tooltip>
+      )}
       <Dialog open={open} onClose={() => setOpen(false)} fullWidth maxWidth="sm" data-testid="ai-summary-dialog">
         <DialogTitle>{t("ai.summaryTitle")}</DialogTitle>
         <DialogContent dividers>

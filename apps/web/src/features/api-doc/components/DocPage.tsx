@@ -17,6 +17,7 @@ import { ApiError } from "../../../api/http";
 import { PageHeader } from "../../../components/PageHeader";
 import { toastError, toastSuccess } from "../../../lib/toast";
 import { examples, SUBMIT_DELAY_MS, sendTest } from "../api";
+import { usePublicUrl } from "../../settings";
 
 function Code({ children, testId }: { children: string; testId?: string }) {
   return (
@@ -177,7 +178,8 @@ function Section({ title, children, testId }: { title: string; children: ReactNo
 /** /doc: how outside systems send messages (document 001 §2), with a 'Teste de Envio' form for text and for media. */
 export default function DocPage() {
   const { t } = useTranslation();
-  const ex = examples(window.location.origin);
+  // the public address (Configurações or PUBLIC_URL) outside systems call, else this page's
+  const ex = examples(usePublicUrl().url);
   return (
     <Box sx={{ display: "flex", flexDirection: "column", minHeight: 0, overflowY: "auto", flex: 1 }}>
       <PageHeader title={t("doc.title")} subtitle={t("doc.intro")} />

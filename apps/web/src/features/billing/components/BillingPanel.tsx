@@ -20,7 +20,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../api/http";
 import { toastError, toastSuccess } from "../../../lib/toast";
-import { useBillingCustomer, useSendInvoice, useUnlock } from "../api/billing";
+import { billingKnownUnconfigured, useBillingCustomer, useSendInvoice, useUnlock } from "../api/billing";
 import "../i18n";
 
 const STATUS_COLOR: Record<BillingContract["status"], ChipProps["color"]> = {
@@ -61,7 +61,8 @@ export function BillingPanel({ ticketId, canAct, open }: { ticketId: number; can
   const unlock = useUnlock(ticketId);
   const code = q.error instanceof ApiError ? q.error.code : undefined;
 
-  if (code === "ERR_BILLING_NOT_CONFIGURED") return null;
+  // no billing system: nothing to show, and no request while that is known (billingKnownUnconfigured)
+  if (code === "ERR_BILLING_NOT_CONFIGURED" || (!q.data && !q.isFetching && billingKnownUnconfigured())) return null;
 
   const frame = (children: React.ReactNode) => (
     <Box sx={{ width: "100%", textAlign: "left", display: "flex", flexDirection: "column", gap: 1 }} data-testid="billing-panel">

@@ -7,14 +7,17 @@ import {
   type Ticket,
   UPLOAD_MAX_BYTES,
 } from "@balcao/contract";
+import AddCircleOutlineIcon from "@mui/icons-material/AddCircleOutline";
 import AttachFileIcon from "@mui/icons-material/AttachFile";
 import CancelIcon from "@mui/icons-material/Cancel";
 import CheckCircleIcon from "@mui/icons-material/CheckCircle";
 import CloseIcon from "@mui/icons-material/Close";
+import DrawIcon from "@mui/icons-material/Draw";
 import InsertDriveFileIcon from "@mui/icons-material/InsertDriveFile";
 import LibraryMusicIcon from "@mui/icons-material/LibraryMusic";
 import MicIcon from "@mui/icons-material/Mic";
 import MoodIcon from "@mui/icons-material/Mood";
+import QuickreplyIcon from "@mui/icons-material/Quickreply";
 import SendIcon from "@mui/icons-material/Send";
 import LockIcon from "@mui/icons-material/Lock";
 import Box from "@mui/material/Box";
@@ -25,18 +28,24 @@ import IconButton from "@mui/material/IconButton";
 import InputBase from "@mui/material/InputBase";
 import List from "@mui/material/List";
 import ListItemButton from "@mui/material/ListItemButton";
+import ListItemIcon from "@mui/material/ListItemIcon";
 import ListItemText from "@mui/material/ListItemText";
+import Menu from "@mui/material/Menu";
+import MenuItem from "@mui/material/MenuItem";
 import Paper from "@mui/material/Paper";
 import Popover from "@mui/material/Popover";
+import Switch from "@mui/material/Switch";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
-import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactElement, type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toastError, toastInfo } from "../../../lib/toast";
+import { useWidth } from "../../../lib/use-width";
 import { useAuth } from "../../auth";
 import { audioEntryFile, sendTyping, useAudioEntriesList, useQuickAnswerLookup, useSendMessage } from "../api/messages";
 import { noteBg, noteBorder } from "../note-colors";
 import { type Recording, startRecording } from "../recorder";
+import { MessageLimitCounter, messageLimit } from "./MessageLimit";
 
 export const SIGN_KEY = "signOption";
 /** typed first, the rest of the text goes as an internal note */
@@ -63,9 +72,37 @@ function readSign() {
   }
 }
 
+/**
+ * Below this width (px) of the composer the actions beside the text box (emoji, ready audios, attach,
+ * quick answers, internal note, AI, Assinar) go into one menu button, so the text box gets the room:
+ * a phone, or the chat pane beside the ticket list on a small laptop.
+ */
+export const COMPOSER_COMPACT_BELOW = 560;
+
+/** Whether a composer this wide (0: not laid out yet) groups its actions into the menu. */
+export function composerCompact(width: number) {
+  return width > 0 && width < COMPOSER_COMPACT_BELOW;
+}
+
+/** A trigger drawn as an item of the composer's menu. */
+export type MenuTrigger = (p: { icon: ReactElement; label: string; onClick: () => void; disabled?: boolean; testId?: string }) => ReactNode;
+
+/**
+ * Where an assist (AI suggestions) puts itself when the composer is narrow: `render` draws its trigger
+ * as an item of the composer's menu, `panelContainer` is the composer's box, where what it shows
+ * above the input goes (the menu closes, the panel stays).
+ */
+export interface AssistSlot {
+  render: MenuTrigger;
+  panelContainer: HTMLElement | null;
+}
+
 interface Props {
-  /** Composed in by the screen (e.g. AI suggestions): given the function that puts a text in the input. */
-  assist?: (fill: (text: string) => void) => ReactNode;
+  /**
+   * Composed in by the screen (e.g. AI suggestions): given the function that puts a text in the input;
+   * and, when the composer is narrow, the slot of its menu (else it draws its own icon beside the input).
+   */
+  assist?: (fill: (text: string) => void, slot?: AssistSlot) => ReactNode;
   ticket: Ticket;
   replyTo: Message | null;
   onCancelReply: () => void;
@@ -81,6 +118,10 @@ export function MessageInput({ ticket, replyTo, onCancelReply, assist }: Props) 
   const [sign, setSign] = useState(readSign);
   const [noteMode, setNoteMode] = useState(false);
   const [emojiAnchor, setEmojiAnchor] = useState<HTMLElement | null>(null);
+  const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
+  const moreRef = useRef<HTMLButtonElement>(null);
+  const [boxRef, boxWidth, box] = useWidth<HTMLDivElement>();
+  const compact = composerCompact(boxWidth);
   const [audioAnchor, setAudioAnchor] = useState<HTMLElement | null>(null);
   const audios = useAudioEntriesList(Boolean(audioAnchor));
   const [recording, setRecording] = useState<Recording | null>(null);
@@ -89,6 +130,8 @@ export function MessageInput({ ticket, replyTo, onCancelReply, assist }: Props) 
   const fileRef = useRef<HTMLInputElement>(null);
   const typing = useRef<{ on: boolean; timer?: ReturnType<typeof setTimeout> }>({ on: false });
   const asNote = noteMode || text.toLowerCase().startsWith(NOTE_PREFIX);
+  // over the contract's limit the server refuses it: the counter says so and the send waits
+  const overLimit = messageLimit(text.trim().length).over;
   const lookupTerm = text.startsWith("/") && !text.includes("\n") && !asNote ? text.slice(1) : null;
   const lookup = useQuickAnswerLookup(lookupTerm);
   const answers = lookupTerm !== null ? (lookup.data?.quickAnswers ?? []) : [];
@@ -146,14 +189,18 @@ export function MessageInput({ ticket, replyTo, onCancelReply, assist }: Props) 
   };
 
   const submit = async () => {
-    if (!enabled || send.isPending) return;
+    if (!enabled || send.isPending || overLimit) return;
     const body = text.trim();
     const note = noteOf(text, noteMode);
     if (note !== null) {
       if (!note) return;
       await send
         .mutateAsync({ body: note, internal: true })
-        .then(() => setText(""))
+        .then(() => {
+          setText("");
+          // the next message goes to the customer again: note mode is for one note at a time
+          setNoteMode(false);
+        })
         .catch(() => undefined);
       inputRef.current?.focus();
       return;
@@ -214,6 +261,27 @@ export function MessageInput({ ticket, replyTo, onCancelReply, assist }: Props) 
     setRecording(null);
   };
 
+  const toggleNote = () => {
+    setNoteMode(!noteMode);
+    inputRef.current?.focus();
+  };
+
+  /** An item of the composer's menu (narrow screens): closes the menu, then acts. */
+  const menuItem: MenuTrigger = ({ icon, label, onClick, disabled, testId }) => (
+    <MenuItem
+      key={testId ?? label}
+      disabled={disabled}
+      data-testid={testId}
+      onClick={() => {
+        setMenuAnchor(null);
+        onClick();
+      }}
+    >
+      <ListItemIcon>{icon}</ListItemIcon>
+      <ListItemText>{label}</ListItemText>
+    </MenuItem>
+  );
+
   const insertEmoji = (e: string) => {
     const el = inputRef.current;
     const start = el?.selectionStart ?? text.length;
@@ -237,7 +305,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply, assist }: Props) 
   }
 
   return (
-    <Box sx={{ borderTop: 1, borderColor: "divider", bgcolor: "background.paper", position: "relative" }}>
+    <Box ref={boxRef} sx={{ borderTop: 1, borderColor: "divider", bgcolor: "background.paper", position: "relative" }}>
       {answers.length > 0 && (
         <Paper elevation={4} sx={{ position: "absolute", bottom: "100%", left: 8, right: 8, maxHeight: 240, overflow: "auto", zIndex: 2 }}>
           <List dense data-testid="quick-answers">
@@ -337,36 +405,53 @@ export function MessageInput({ ticket, replyTo, onCancelReply, assist }: Props) 
           </>
         ) : (
           <>
-            <Tooltip title={t("chat.emoji")}>
-              <IconButton aria-label={t("chat.emoji")} onClick={(e) => setEmojiAnchor(e.currentTarget)}>
-                <MoodIcon />
-              </IconButton>
-            </Tooltip>
-            <Tooltip title={t("chat.audios")}>
-              <IconButton aria-label={t("chat.audios")} onClick={(e) => setAudioAnchor(e.currentTarget)}>
-                <LibraryMusicIcon />
-              </IconButton>
-            </Tooltip>
-            <Tooltip title={t("chat.attach")}>
-              <IconButton aria-label={t("chat.attach")} onClick={() => fileRef.current?.click()}>
-                <AttachFileIcon />
-              </IconButton>
-            </Tooltip>
-            <Tooltip title={t(noteMode ? "chat.noteOff" : "chat.noteOn")}>
-              <IconButton
-                aria-label={t("chat.noteToggle")}
-                aria-pressed={noteMode}
-                data-testid="note-toggle"
-                onClick={() => {
-                  setNoteMode(!noteMode);
-                  inputRef.current?.focus();
-                }}
-                sx={noteMode ? { color: "warning.main" } : undefined}
-              >
-                <LockIcon />
-              </IconButton>
-            </Tooltip>
-            {assist?.(pickAnswer)}
+            {compact ? (
+              <Tooltip title={t("chat.more")}>
+                <IconButton
+                  ref={moreRef}
+                  aria-label={t("chat.more")}
+                  aria-haspopup="menu"
+                  aria-expanded={menuAnchor ? true : undefined}
+                  aria-controls={menuAnchor ? "composer-menu" : undefined}
+                  data-testid="composer-more"
+                  onClick={(e) => setMenuAnchor(e.currentTarget)}
+                  // note mode is on: the button says so, the text box too
+                  sx={noteMode ? { color: "warning.main" } : undefined}
+                >
+                  <AddCircleOutlineIcon />
+                </IconButton>
+              </Tooltip>
+            ) : (
+              <>
+                <Tooltip title={t("chat.emoji")}>
+                  <IconButton aria-label={t("chat.emoji")} onClick={(e) => setEmojiAnchor(e.currentTarget)}>
+                    <MoodIcon />
+                  </IconButton>
+                </Tooltip>
+                <Tooltip title={t("chat.audios")}>
+                  <IconButton aria-label={t("chat.audios")} onClick={(e) => setAudioAnchor(e.currentTarget)}>
+                    <LibraryMusicIcon />
+                  </IconButton>
+                </Tooltip>
+                <Tooltip title={t("chat.attach")}>
+                  <IconButton aria-label={t("chat.attach")} onClick={() => fileRef.current?.click()}>
+                    <AttachFileIcon />
+                  </IconButton>
+                </Tooltip>
+                <Tooltip title={t(noteMode ? "chat.noteOff" : "chat.noteOn")}>
+                  <IconButton
+                    aria-label={t("chat.noteToggle")}
+                    aria-pressed={noteMode}
+                    data-testid="note-toggle"
+                    onClick={toggleNote}
+                    sx={noteMode ? { color: "warning.main" } : undefined}
+                  >
+                    <LockIcon />
+                  </IconButton>
+                </Tooltip>
+                {assist?.(pickAnswer)}
+              </>
+            )}
             <input
               ref={fileRef}
               type="file"
@@ -399,7 +484,13 @@ export function MessageInput({ ticket, replyTo, onCancelReply, assist }: Props) 
                 maxRows={MESSAGE_INPUT_MAX_ROWS}
                 fullWidth
                 value={text}
-                placeholder={asNote ? t("chat.notePlaceholder") : files.length ? t("chat.caption") : t("chat.typeQuick")}
+                placeholder={
+                  asNote
+                    ? t(compact ? "chat.notePlaceholderShort" : "chat.notePlaceholder")
+                    : files.length
+                      ? t("chat.caption")
+                      : t(compact ? "chat.typeMessage" : "chat.typeQuick")
+                }
                 inputProps={{ "aria-label": t("chat.typeMessage"), "data-testid": "message-input" }}
                 onChange={(e) => {
                   setText(e.target.value);
@@ -419,16 +510,24 @@ export function MessageInput({ ticket, replyTo, onCancelReply, assist }: Props) 
                   else void submit();
                 }}
               />
+              <MessageLimitCounter length={text.trim().length} />
             </Box>
-            <FormControlLabel
-              control={<Checkbox size="small" checked={sign} onChange={(e) => toggleSign(e.target.checked)} />}
-              label={t("chat.sign")}
-              sx={{ mx: 0, display: { xs: "none", sm: "flex" }, "& .MuiFormControlLabel-label": { fontSize: 12 } }}
-            />
+            {!compact && (
+              <FormControlLabel
+                control={<Checkbox size="small" checked={sign} onChange={(e) => toggleSign(e.target.checked)} />}
+                label={t("chat.sign")}
+                sx={{ mx: 0, "& .MuiFormControlLabel-label": { fontSize: 12 } }}
+              />
+            )}
             {text.trim() || files.length ? (
               <Tooltip title={t("chat.send")}>
                 <span>
-                  <IconButton aria-label={t("chat.send")} color="primary" disabled={send.isPending} onClick={() => void submit()}>
+                  <IconButton
+                    aria-label={t("chat.send")}
+                    color="primary"
+                    disabled={send.isPending || overLimit}
+                    onClick={() => void submit()}
+                  >
                     {send.isPending ? <CircularProgress size={22} /> : <SendIcon />}
                   </IconButton>
                 </span>
@@ -496,6 +595,83 @@ export function MessageInput({ ticket, replyTo, onCancelReply, assist }: Props) 
           ))}
         </Box>
       </Popover>
+      {compact && (
+        // kept mounted: what an item opens (the AI suggestions) lives on after the menu closes
+        <Menu
+          id="composer-menu"
+          anchorEl={menuAnchor}
+          open={Boolean(menuAnchor)}
+          onClose={() => setMenuAnchor(null)}
+          keepMounted
+          anchorOrigin={{ vertical: "top", horizontal: "left" }}
+          transformOrigin={{ vertical: "bottom", horizontal: "left" }}
+          slotProps={{ list: { "data-testid": "composer-menu" } as object }}
+        >
+          {menuItem({
+            icon: <MoodIcon />,
+            label: t("chat.emoji"),
+            onClick: () => setEmojiAnchor(moreRef.current),
+            testId: "composer-emoji",
+          })}
+          {menuItem({
+            icon: <LibraryMusicIcon />,
+            label: t("chat.audios"),
+            onClick: () => setAudioAnchor(moreRef.current),
+            testId: "composer-audios",
+          })}
+          {menuItem({
+            icon: <AttachFileIcon />,
+            label: t("chat.attach"),
+            onClick: () => fileRef.current?.click(),
+            testId: "composer-attach",
+          })}
+          {/* the "/" the placeholder no longer has room to mention: lists the quick answers */}
+          {menuItem({
+            icon: <QuickreplyIcon />,
+            label: t("chat.quickAnswers"),
+            onClick: () => pickAnswer("/"),
+            disabled: text !== "",
+            testId: "composer-quick",
+          })}
+          <MenuItem
+            role="menuitemcheckbox"
+            aria-checked={noteMode}
+            data-testid="note-toggle"
+            onClick={() => {
+              setMenuAnchor(null);
+              toggleNote();
+            }}
+          >
+            <ListItemIcon>
+              <LockIcon sx={noteMode ? { color: "warning.main" } : undefined} />
+            </ListItemIcon>
+            <ListItemText>{t("chat.noteToggle")}</ListItemText>
+            <Switch
+              size="small"
+              edge="end"
+              checked={noteMode}
+              tabIndex={-1}
+              slotProps={{ input: { "aria-hidden": true } }}
+              sx={{ pointerEvents: "none", ml: 1 }}
+            />
+          </MenuItem>
+          {assist?.(pickAnswer, { render: menuItem, panelContainer: box })}
+          <MenuItem role="menuitemcheckbox" aria-checked={sign} data-testid="composer-sign" onClick={() => toggleSign(!sign)}>
+            <ListItemIcon>
+              <DrawIcon />
+            </ListItemIcon>
+            <ListItemText>{t("chat.sign")}</ListItemText>
+            <Switch
+              size="small"
+              edge="end"
+              checked={sign}
+              tabIndex={-1}
+              slotProps={{ input: { "aria-hidden": true } }}
+              sx={{ pointerEvents: "none", ml: 1 }}
+            />
+          </MenuItem>
+        </Menu>
+      )}
     </Box>
   );
 }

@@ -65,7 +65,7 @@ export function HealthPanel({ whatsappId }: { whatsappId: number }) {
             size="small"
             color="info"
             variant="outlined"
-            label={t("connections.health.warmup", { day: h.warmupDay, days: WARMUP_DAYS })}
+            label={t("connections.health.warmup", { day: h.warmupDay, days: WARMUP_DAYS, cap: h.dailyCap })}
             data-testid="health-warmup"
           />
         )}

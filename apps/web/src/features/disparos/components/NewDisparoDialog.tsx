@@ -1,4 +1,10 @@
-import { DISPARO_SUGGESTED_WINDOW, type DisparoConnection, renderDisparo } from "@balcao/contract";
+import {
+  DISPARO_SUGGESTED_WINDOW,
+  type DisparoConnection,
+  type DisparoInvalidRow,
+  disparoInvalidRows,
+  renderDisparo,
+} from "@balcao/contract";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -51,6 +57,15 @@ function rowError(err: unknown, t: (k: string, o?: Record<string, unknown>) => s
   return err instanceof ApiError ? t(`errors.${err.code}`, { defaultValue: err.code ?? String(err.status) }) : String(err);
 }
 
+/** How many invalid rows the dialog lists (the rest are counted). */
+const INVALID_SHOWN = 20;
+
+/** One invalid row in the user's words: "Linha 4, Número: Número inválido". */
+export function invalidRowText(r: DisparoInvalidRow, t: (k: string, o?: Record<string, unknown>) => string): string {
+  const where = `${t("disparos.dialog.line", { n: r.line })}, ${t(`disparos.dialog.fields.${r.field}`, { defaultValue: r.field })}`;
+  return t("disparos.dialog.rowError", { where, message: t(`disparos.dialog.reasons.${r.reason}`, { defaultValue: r.reason }) });
+}
+
 /**
  * 'Novo disparo': the connection, the recipients (a CSV of number,message,url,nome, its first rows
  * previewed as they will be sent; or contacts by tag), the message with a preview of two variants, optional media, when to start, and the suggested
@@ -71,6 +86,8 @@ export function NewDisparoDialog({ open, onClose, connections }: { open: boolean
   const [start, setStart] = useState("");
   const [hours, setHours] = useState(true);
   const [error, setError] = useState("");
+  /** the rows the server refused: listed, and 'Enviar só as válidas' sends the rest (skipInvalid) */
+  const [refused, setInvalid] = useState<{ rows: DisparoInvalidRow[]; csv: File | null } | null>(null);
   const errorRef = useRef<HTMLDivElement>(null);
   // a refused request's reason shows where the eye is (the end of a long form on a phone)
   useEffect(() => {
@@ -110,9 +127,13 @@ export function NewDisparoDialog({ open, onClose, connections }: { open: boolean
   const hasLink = /https?:\/\//i.test(message);
   const ready = whatsappId !== "" && (source === "csv" ? !!csv : tagIds.length > 0) && (source === "csv" || !!message.trim() || !!media);
 
-  const submit = async () => {
+  // the list holds for the file it was found in: another file is checked again
+  const invalid = refused && refused.csv === csv ? refused.rows : null;
+
+  const submit = async (skipInvalid = false) => {
     if (whatsappId === "") return;
     setError("");
+    setInvalid(null);
     try {
       const wantWindow = hours ? DISPARO_SUGGESTED_WINDOW : { start: "", end: "" };
       if (current && (current.windowStart !== wantWindow.start || current.windowEnd !== wantWindow.end)) {
@@ -125,11 +146,17 @@ export function NewDisparoDialog({ open, onClose, connections }: { open: boolean
       if (source === "csv" && csv) form.set("file", csv, csv.name);
       if (source === "tags") form.set("tagIds", tagIds.join(","));
       if (media) form.set("media", media, media.name);
+      if (skipInvalid) form.set("skipInvalid", "true");
       const res = await create.mutateAsync(form);
       toastSuccess(
-        res.cancelled
-          ? t("disparos.dialog.createdCancelled", { count: res.created, cancelled: res.cancelled })
-          : t("disparos.dialog.created", { count: res.created }),
+        [
+          res.cancelled
+            ? t("disparos.dialog.createdCancelled", { count: res.created, cancelled: res.cancelled })
+            : t("disparos.dialog.created", { count: res.created }),
+          res.skipped ? t("disparos.dialog.skipped", { count: res.skipped }) : "",
+        ]
+          .filter(Boolean)
+          .join(" "),
       );
       setCsv(null);
       setMedia(null);
@@ -137,7 +164,9 @@ export function NewDisparoDialog({ open, onClose, connections }: { open: boolean
       setStart("");
       onClose();
     } catch (err) {
-      setError(rowError(err, t));
+      const rows = err instanceof ApiError && err.code === "ERR_VALIDATION" ? disparoInvalidRows(err.fields) : [];
+      if (rows.length) setInvalid({ rows, csv });
+      else setError(rowError(err, t));
     }
   };
 
@@ -296,6 +325,31 @@ export function NewDisparoDialog({ open, onClose, connections }: { open: boolean
         {error && (
           <Alert severity="error" data-testid="disparo-error" ref={errorRef}>
             {error}
+          </Alert>
+        )}
+        {invalid && (
+          <Alert
+            severity="warning"
+            data-testid="disparo-invalid"
+            action={
+              <Button
+                color="inherit"
+                size="small"
+                disabled={create.isPending}
+                onClick={() => void submit(true)}
+                data-testid="disparo-send-valid"
+              >
+                {t("disparos.dialog.sendValid")}
+              </Button>
+            }
+          >
+            {t("disparos.dialog.invalidTitle", { count: invalid.length })}
+            <Box component="ul" sx={{ m: 0, pl: 2.5, maxHeight: 160, overflowY: "auto" }}>
+              {invalid.slice(0, INVALID_SHOWN).map((r) => (
+                <li key={`${r.kind}.${r.line}.${r.field}`}>{invalidRowText(r, t)}</li>
+              ))}
+              {invalid.length > INVALID_SHOWN && <li>{t("disparos.dialog.invalidMore", { count: invalid.length - INVALID_SHOWN })}</li>}
+            </Box>
           </Alert>
         )}
       </DialogContent>

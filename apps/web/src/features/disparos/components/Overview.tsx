@@ -1,4 +1,4 @@
-import type { DisparoConnection, DisparoStats } from "@balcao/contract";
+import { type DisparoConnection, type DisparoStats, WARMUP_DAYS } from "@balcao/contract";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Chip from "@mui/material/Chip";
@@ -135,6 +135,11 @@ export function ConnectionsPanel({
                 cap: c.dailyCap,
               })}
             </Typography>
+            {c.warmupDay !== null && (
+              <Typography variant="caption" color="info.main" component="div" data-testid="disparo-warmup">
+                {t("disparos.connections.warmup", { day: c.warmupDay, days: WARMUP_DAYS, cap: c.dailyCap })}
+              </Typography>
+            )}
             {c.pausedReason === "falhas" && (
               <Typography variant="body2" color="error" sx={{ mt: 0.5 }}>
                 {t("disparos.connections.failures")}

@@ -1,22 +1,90 @@
 import "../i18n";
-import type { Incident } from "@balcao/contract";
+import { INCIDENT_VARIABLES, type Incident, type IncidentAudience } from "@balcao/contract";
+import Autocomplete from "@mui/material/Autocomplete";
+import Box from "@mui/material/Box";
 import Checkbox from "@mui/material/Checkbox";
+import Chip from "@mui/material/Chip";
+import FormControl from "@mui/material/FormControl";
 import FormControlLabel from "@mui/material/FormControlLabel";
+import FormHelperText from "@mui/material/FormHelperText";
+import FormLabel from "@mui/material/FormLabel";
+import Radio from "@mui/material/Radio";
+import RadioGroup from "@mui/material/RadioGroup";
 import TextField from "@mui/material/TextField";
+import Tooltip from "@mui/material/Tooltip";
+import Typography from "@mui/material/Typography";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormDialog } from "../../../components/FormDialog";
 import { toastError, toastSuccess } from "../../../lib/toast";
 import { useCloseIncident, useCreateIncident } from "../api/incidents";
 
-/** Abrir incidente: title, the customers' message, area, cities or tags, expected return. */
+/** The variables a notice may use, beside its field: a click adds one at the end of the text. */
+function VariableList({ onPick }: { onPick: (name: string) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: 0.5, mt: -1 }} data-testid="incident-variables">
+      <Typography variant="caption" color="text.secondary">
+        {t("incidents.form.variables")}
+      </Typography>
+      {INCIDENT_VARIABLES.map((v) => (
+        <Tooltip key={v} title={t(`incidents.form.variable.${v}`)}>
+          <Chip size="small" variant="outlined" label={`{${v}}`} onClick={() => onPick(`{${v}}`)} />
+        </Tooltip>
+      ))}
+    </Box>
+  );
+}
+
+/** Cities, POPs or tags: free words, each a chip (Enter adds one). */
+function PlacesField({
+  label,
+  value,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: string[];
+  onChange: (v: string[]) => void;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Autocomplete
+      multiple
+      freeSolo
+      options={[] as string[]}
+      value={value}
+      onChange={(_, v) => onChange(v.map((s) => s.trim()).filter(Boolean))}
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          label={label}
+          helperText={t("incidents.form.placesHelp")}
+          slotProps={{ htmlInput: { ...params.inputProps, "data-testid": testId } }}
+        />
+      )}
+    />
+  );
+}
+
+const append = (text: string, v: string) => (text && !/\s$/.test(text) ? `${text} ${v}` : `${text}${v}`);
+
+/**
+ * Abrir incidente: title, the customers' message (with its variables), who gets it (todos os
+ * clientes, or only those placed in its cities, POPs or tags — an explicit choice), the area's
+ * text, expected return.
+ */
 export function OpenIncidentDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const create = useCreateIncident();
   const [title, setTitle] = useState("");
   const [message, setMessage] = useState("");
   const [area, setArea] = useState("");
-  const [tags, setTags] = useState("");
+  const [audience, setAudience] = useState<IncidentAudience | "">("");
+  const [cities, setCities] = useState<string[]>([]);
+  const [pops, setPops] = useState<string[]>([]);
+  const [tags, setTags] = useState<string[]>([]);
   const [expectedAt, setExpectedAt] = useState("");
   const [tried, setTried] = useState(false);
   useEffect(() => {
@@ -24,25 +92,30 @@ export function OpenIncidentDialog({ open, onClose }: { open: boolean; onClose: 
     setTitle("");
     setMessage(t("incidents.form.messageDefault"));
     setArea("");
-    setTags("");
+    setAudience("");
+    setCities([]);
+    setPops([]);
+    setTags([]);
     setExpectedAt("");
     setTried(false);
   }, [open, t]);
   const titleBad = title.trim().length < 3;
   const messageBad = message.trim().length < 3;
+  const audienceBad = audience === "";
+  const areaBad = audience === "area" && cities.length + pops.length + tags.length === 0;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setTried(true);
-    if (titleBad || messageBad) return;
+    if (titleBad || messageBad || audienceBad || areaBad) return;
     create.mutate(
       {
         title: title.trim(),
         message: message.trim(),
         area: area.trim(),
-        tags: tags
-          .split(",")
-          .map((s) => s.trim())
-          .filter(Boolean),
+        audience: audience as IncidentAudience,
+        cities: audience === "area" ? cities : [],
+        pops: audience === "area" ? pops : [],
+        tags: audience === "area" ? tags : [],
         expectedAt: expectedAt ? new Date(expectedAt).toISOString() : null,
       },
       {
@@ -84,13 +157,34 @@ export function OpenIncidentDialog({ open, onClose }: { open: boolean; onClose: 
         required
         slotProps={{ htmlInput: { maxLength: 2000, "data-testid": "incident-message" } }}
       />
+      <VariableList onPick={(v) => setMessage((m) => append(m, v))} />
       <TextField
         label={t("incidents.form.area")}
         value={area}
         onChange={(e) => setArea(e.target.value)}
         slotProps={{ htmlInput: { maxLength: 300, "data-testid": "incident-area" } }}
       />
-      <TextField label={t("incidents.form.tags")} value={tags} onChange={(e) => setTags(e.target.value)} />
+      <FormControl error={tried && (audienceBad || areaBad)} data-testid="incident-audience">
+        <FormLabel>{t("incidents.form.audience")}</FormLabel>
+        <RadioGroup value={audience} onChange={(e) => setAudience(e.target.value as IncidentAudience)}>
+          <FormControlLabel value="all" control={<Radio />} label={t("incidents.form.audienceAll")} />
+          <FormControlLabel value="area" control={<Radio />} label={t("incidents.form.audienceArea")} />
+        </RadioGroup>
+        <FormHelperText>
+          {tried && audienceBad
+            ? t("incidents.form.audienceNeeded")
+            : tried && areaBad
+              ? t("incidents.form.areaNeeded")
+              : t("incidents.form.audienceHelp")}
+        </FormHelperText>
+      </FormControl>
+      {audience === "area" && (
+        <>
+          <PlacesField label={t("incidents.form.cities")} value={cities} onChange={setCities} testId="incident-cities" />
+          <PlacesField label={t("incidents.form.pops")} value={pops} onChange={setPops} testId="incident-pops" />
+          <PlacesField label={t("incidents.form.tags")} value={tags} onChange={setTags} testId="incident-tags" />
+        </>
+      )}
       <TextField
         label={t("incidents.form.expectedAt")}
         type="datetime-local"
@@ -145,6 +239,7 @@ export function CloseIncidentDialog({ incident, onClose }: { incident: Incident 
         minRows={3}
         slotProps={{ htmlInput: { maxLength: 2000, "data-testid": "incident-close-message" } }}
       />
+      <VariableList onPick={(v) => setMessage((m) => append(m, v))} />
       <FormControlLabel
         control={
           <Checkbox checked={closeTickets} onChange={(e) => setCloseTickets(e.target.checked)} data-testid="incident-close-tickets" />

@@ -45,6 +45,8 @@ export function useCreateSchedule() {
   return useMutation({
     mutationFn: (body: ScheduleCreateBody) => http.post<Schedule>("/schedules", body),
     onSuccess: () => void qc.invalidateQueries({ queryKey: keys.all }),
+    // the dialog says what went wrong, once (a past time at its field)
+    meta: { silent: true },
   });
 }
 

@@ -1,5 +1,5 @@
 import "../i18n";
-import type { Ticket } from "@balcao/contract";
+import { SCHEDULE_IN_PAST, type Ticket } from "@balcao/contract";
 import DeleteIcon from "@mui/icons-material/Delete";
 import RefreshIcon from "@mui/icons-material/Refresh";
 import Alert from "@mui/material/Alert";
@@ -24,11 +24,17 @@ import { useTheme } from "@mui/material/styles";
 import useMediaQuery from "@mui/material/useMediaQuery";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ApiError } from "../../../api/http";
 import { toastError, toastSuccess } from "../../../lib/toast";
 import { useSettings } from "../../settings";
 import { useCreateSchedule, useDeleteSchedule, useReloadSchedules, useSchedulesLive, useTicketSchedules } from "../api/schedules";
 import { formatWhen, localParts } from "../lib";
 import { StatusChip } from "./StatusChip";
+
+/** The server's answer to a time already past: 400 ERR_VALIDATION, `fields.when: [SCHEDULE_IN_PAST]`. */
+export function isPastTime(err: unknown): boolean {
+  return err instanceof ApiError && err.code === "ERR_VALIDATION" && (err.fields?.when ?? []).includes(SCHEDULE_IN_PAST);
+}
 
 /** The Agendar dialog of a ticket (§2): its schedules (refresh, delete) and a new one (Data, Hora, Mensagem). */
 export function ScheduleDialog({ ticket, open, onClose }: { ticket: Ticket; open: boolean; onClose: () => void }) {
@@ -48,6 +54,8 @@ export function ScheduleDialog({ ticket, open, onClose }: { ticket: Ticket; open
   const [cancelOnReply, setCancelOnReply] = useState(true);
   const [sign, setSign] = useState(true);
   const [invalid, setInvalid] = useState(false);
+  /** the server said the chosen time is past (SCHEDULE_IN_PAST): shown at Hora until date or time change */
+  const [past, setPast] = useState(false);
 
   useEffect(() => {
     if (!open) return;
@@ -55,6 +63,7 @@ export function ScheduleDialog({ ticket, open, onClose }: { ticket: Ticket; open
     setTime("");
     setMessage("");
     setInvalid(false);
+    setPast(false);
   }, [open, zone]);
 
   const submit = () => {
@@ -64,6 +73,8 @@ export function ScheduleDialog({ ticket, open, onClose }: { ticket: Ticket; open
       toastError(t("schedules.dialog.required"));
       return;
     }
+    setInvalid(false);
+    setPast(false);
     create.mutate(
       {
         ticketId: ticket.id,
@@ -81,7 +92,10 @@ export function ScheduleDialog({ ticket, open, onClose }: { ticket: Ticket; open
           setTime("");
           setInvalid(false);
         },
-        onError: toastError,
+        onError: (err) => {
+          if (isPastTime(err)) setPast(true);
+          else toastError(err);
+        },
       },
     );
   };
@@ -166,8 +180,11 @@ export function ScheduleDialog({ ticket, open, onClose }: { ticket: Ticket; open
             label={t("schedules.dialog.date")}
             type="date"
             value={date}
-            onChange={(e) => setDate(e.target.value)}
-            error={invalid && !date}
+            onChange={(e) => {
+              setDate(e.target.value);
+              setPast(false);
+            }}
+            error={(invalid && !date) || past}
             slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": "schedule-date" } }}
             size="small"
           />
@@ -175,8 +192,12 @@ export function ScheduleDialog({ ticket, open, onClose }: { ticket: Ticket; open
             label={t("schedules.dialog.time")}
             type="time"
             value={time}
-            onChange={(e) => setTime(e.target.value)}
-            error={invalid && !time}
+            onChange={(e) => {
+              setTime(e.target.value);
+              setPast(false);
+            }}
+            error={(invalid && !time) || past}
+            helperText={past ? t("schedules.dialog.past") : undefined}
             slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": "schedule-time" } }}
             size="small"
           />

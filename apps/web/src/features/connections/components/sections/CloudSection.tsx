@@ -9,6 +9,8 @@ import Tooltip from "@mui/material/Tooltip";
 import { Controller, useFormState } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useTemplates } from "../../../cloud";
+import { usePublicUrl } from "../../../settings";
+import { PublicUrlWarnings } from "../../../../components/PublicUrlWarnings";
 import { toastError, toastSuccess } from "../../../../lib/toast";
 import { type ConnectionFormApi, newVerifyToken } from "../connection-form";
 import { SectionTitle } from "./parts";
@@ -31,7 +33,9 @@ export function CloudSection({ form: { register, control, setValue }, current }:
   const { t } = useTranslation();
   const { errors } = useFormState({ control });
   const e = (errors.cloud ?? {}) as Record<string, { message?: string } | undefined>;
-  const webhookUrl = `${window.location.origin}/webhooks/whatsapp`;
+  // the public address (Configurações or PUBLIC_URL), else this page's: Meta must reach it over HTTPS
+  const publicUrl = usePublicUrl();
+  const webhookUrl = publicUrl.webhookUrl;
   const templates = useTemplates(current?.id, current?.type === "cloud" && current.cloud?.hasAccessToken === true);
   const copyButton = (text: string) => (
     <InputAdornment position="end">
@@ -81,6 +85,7 @@ export function CloudSection({ form: { register, control, setValue }, current }:
         slotProps={{ input: { readOnly: true, endAdornment: copyButton(webhookUrl) } }}
         helperText={t("cloud.webhookHelp")}
       />
+      <PublicUrlWarnings warnings={publicUrl.warnings} />
       <Controller
         control={control}
         name="cloud.verifyToken"

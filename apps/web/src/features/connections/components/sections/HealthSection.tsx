@@ -1,4 +1,4 @@
-import type { Whatsapp } from "@balcao/contract";
+import { WARMUP_DAYS, type Whatsapp } from "@balcao/contract";
 import Box from "@mui/material/Box";
 import FormHelperText from "@mui/material/FormHelperText";
 import MenuItem from "@mui/material/MenuItem";
@@ -46,11 +46,19 @@ export function HealthSection({ form: { register, control }, current }: { form: 
         inputProps={{ min: 1, max: 100_000 }}
         {...register("dailyCap")}
         error={Boolean(errors.dailyCap)}
-        helperText={errors.dailyCap?.message ?? t("connections.form.dailyCapHelp")}
+        helperText={
+          errors.dailyCap?.message ??
+          // while the warm-up lasts, today's limit (the figure the health panel and the disparos card show)
+          (current && current.warmupDay !== null
+            ? t("connections.form.dailyCapToday", { day: current.warmupDay, days: WARMUP_DAYS, cap: current.dailyCapToday })
+            : t("connections.form.dailyCapHelp"))
+        }
       />
       <Box>
         <SwitchField control={control} name="warmupEnabled" label={t("connections.form.warmup")} />
-        <FormHelperText sx={{ mt: -0.5 }}>{t("connections.form.warmupHelp")}</FormHelperText>
+        <FormHelperText sx={{ mt: -0.5 }}>
+          {t(current?.type === "simulator" ? "connections.form.warmupSimulator" : "connections.form.warmupHelp")}
+        </FormHelperText>
       </Box>
     </>
   );

@@ -70,8 +70,6 @@ export function MailSection() {
       {(value) => (
         <>
           <ImageUpload settingKey="mail_logo" endpoint="/email/upload" field="image" accept="image/png,image/jpeg" />
-          <ImageUpload settingKey="mail_fundo_contrato" endpoint="/email/upload" field="image" accept="image/png,image/jpeg" />
-          <ImageUpload settingKey="mail_marca_agua" endpoint="/email/upload" field="image" accept="image/png,image/jpeg" />
           <Typography variant="body2" color="text.secondary">
             {t("settings.testUsesForm")}
           </Typography>

@@ -14,6 +14,7 @@ import { http } from "../../../../api/http";
 import { toastError, toastSuccess } from "../../../../lib/toast";
 import { closeGateOn, useSettings } from "../../api/get-settings";
 import { gateHeaders } from "../../api/settings-token";
+import { ImageUpload } from "../ImageUpload";
 import { SettingsSection } from "../SettingsForm";
 
 /** userApiToken: read only; 'Gerar novo' shows a new one once (the server keeps only its hash). */
@@ -93,6 +94,9 @@ export function PixSection() {
       ]}
     >
       <ApiToken />
+      {/* the contract's page: its background and watermark images */}
+      <ImageUpload settingKey="mail_fundo_contrato" endpoint="/email/upload" field="image" accept="image/png,image/jpeg" />
+      <ImageUpload settingKey="mail_marca_agua" endpoint="/email/upload" field="image" accept="image/png,image/jpeg" />
     </SettingsSection>
   );
 }

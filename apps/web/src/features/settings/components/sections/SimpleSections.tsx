@@ -1,19 +1,26 @@
-import { SELF_SERVICE_TEXT_KEYS, type SettingKey, SETTING_CHOICES } from "@balcao/contract";
+import { normalizePublicUrl, publicUrlWarnings, SELF_SERVICE_TEXT_KEYS, type SettingKey, SETTING_CHOICES } from "@balcao/contract";
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../../api/errors";
+import { PublicUrlWarnings } from "../../../../components/PublicUrlWarnings";
 import i18n from "../../../../locales";
 import { contrastRatio } from "../../../../lib/contrast";
 import { useTestBillingConnection } from "../../api/test-settings";
+import { usePublicUrl } from "../../api/public-url";
 import { lockSettings } from "../../api/settings-token";
 import { ImageUpload } from "../ImageUpload";
 import { SettingsSection } from "../SettingsForm";
 
-/** The provider's identity: its contracts' header and CONTRATADA, `{empresa}`, `{cnpj_empresa}`, `{endereco_empresa}`. */
+/**
+ * The provider's identity: its contracts' header and CONTRATADA, `{empresa}`, `{cnpj_empresa}`,
+ * `{endereco_empresa}`; and the public address links start with (signing links, the Cloud webhook),
+ * warned about while not public HTTPS.
+ */
 export function CompanySection() {
+  const server = usePublicUrl();
   return (
     <SettingsSection
       id="company"
@@ -21,7 +28,17 @@ export function CompanySection() {
         { key: "empresa_nome", kind: "text", help: "settings.help.empresa_nome" },
         { key: "empresa_cnpj", kind: "cnpj", help: "settings.help.empresa_cnpj" },
         { key: "empresa_endereco", kind: "text", help: "settings.help.empresa_endereco" },
+        { key: "publicUrl", kind: "url", help: "settings.help.publicUrl" },
       ]}
+      warnings={(value) => {
+        // what is typed, else what the server uses now (PUBLIC_URL, or this page's address)
+        const typed = normalizePublicUrl(value("publicUrl"));
+        return typed ? (
+          <PublicUrlWarnings warnings={publicUrlWarnings(typed)} />
+        ) : (
+          <PublicUrlWarnings warnings={server.warnings} unset={!server.isLoading && !server.configured} />
+        );
+      }}
     />
   );
 }
