@@ -80,7 +80,15 @@ describe("self-service against the fake SGP", () => {
     expect(texts(status.replies)[0]).toBe("Status da sua conexão: Bloqueado por inadimplência");
 
     const agent = await say("4");
-    expect(agent.handover).toEqual({ system: "SGP", document: "52998224725", contractId: "1001", reason: "asked" });
+    // the contract's place travels with it (the incident area reads the billing link's city and POP)
+    expect(agent.handover).toEqual({
+      system: "SGP",
+      document: "52998224725",
+      contractId: "1001",
+      reason: "asked",
+      city: "Chapecó",
+      pop: "",
+    });
     expect(texts(agent.replies)).toEqual([T.selfServiceHandover]);
     expect(agent.state.step).toBe("done");
   });
@@ -181,6 +189,13 @@ describe("self-service against the fake MK-AUTH", () => {
     expect(mk.edits).toEqual([{ uuid: "uuid-joao", bloqueado: "nao" }]);
     expect(texts((await say("3")).replies)[0]).toContain("Liberado");
     const agent = await say("4");
-    expect(agent.handover).toEqual({ system: "MK-AUTH", document: "11144477735", contractId: "joao.pppoe", reason: "asked" });
+    expect(agent.handover).toEqual({
+      system: "MK-AUTH",
+      document: "11144477735",
+      contractId: "joao.pppoe",
+      reason: "asked",
+      city: "São Paulo",
+      pop: "",
+    });
   });
 });
