@@ -77,7 +77,14 @@ describe("self-service turns on a real ticket (MK-AUTH)", () => {
     expect(mk.edits.length).toBe(edits);
 
     const agent = await turn("4");
-    expect(agent.handover).toEqual({ system: "MK-AUTH", document: "11144477735", contractId: "joao.pppoe", reason: "asked", city: "São Paulo", pop: "" });
+    expect(agent.handover).toEqual({
+      system: "MK-AUTH",
+      document: "11144477735",
+      contractId: "joao.pppoe",
+      reason: "asked",
+      city: "São Paulo",
+      pop: "",
+    });
     const panel = await api(t, t.adminToken, "GET", `/billing/${agent.ticketId}/customer`);
     expect(panel.body).toMatchObject({ system: "MK-AUTH", via: "linked", contract: { id: "joao.pppoe", status: "active" } });
     // the bot's messages do not replace the customer's words in the ticket's preview
