@@ -174,7 +174,7 @@ test("20 disparos from a CSV: cards and progress move, cancel pending, restart e
   await page.context().close();
 });
 
-test("a bad CSV line is named and nothing is queued", async () => {
+test("a bad CSV line is named, nothing is queued until the good rows are confirmed", async () => {
   const page = await newPage(browser, { width: 375, height: 812 });
   await signIn(page);
   await page.goto("/Disparos");
@@ -187,7 +187,10 @@ test("a bad CSV line is named and nothing is queued", async () => {
     .setInputFiles({ name: "x.csv", mimeType: "text/csv", buffer: Buffer.from("5511988887777,oi\nabc,oi\n") });
   await dialog.getByTestId("disparo-message").fill("Olá {nome}");
   await dialog.getByRole("button", { name: "Enviar para a fila" }).click();
-  await dialog.getByTestId("disparo-error").filter({ hasText: "Linha 2, número: número inválido" }).waitFor();
+  // the server lists every bad row (line and reason) and queues nothing; the good ones wait for a confirmation
+  const invalid = dialog.getByTestId("disparo-invalid");
+  await invalid.filter({ hasText: "Linha 2, número: número inválido" }).waitFor();
+  await dialog.getByTestId("disparo-send-valid").waitFor();
   await settled(page);
   await shot(page, "disparos-new-error-375-light");
   assert.equal((await admin.get("/disparos/stats"))["a enviar"], 0);

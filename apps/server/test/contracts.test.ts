@@ -775,9 +775,10 @@ describe("the provider's identity on its contracts (issue 53)", () => {
       const { rows } = await t.ctx.db.execute(
         sql`select id, corpo, version from contract_templates where id in (${def.id}, ${other.body.id})`,
       );
-      const byId = new Map((rows as { id: number; corpo: string; version: number }[]).map((r) => [r.id, r]));
+      // PostgreSQL answers a bigserial as text: the ids compared as numbers on both engines
+      const byId = new Map((rows as { id: number | string; corpo: string; version: number | string }[]).map((r) => [Number(r.id), r]));
       expect(byId.get(def.id)?.corpo).toBe(DEFAULT_CONTRACT_TEMPLATE.corpo);
-      expect(byId.get(def.id)?.version).toBe(version + 1);
+      expect(Number(byId.get(def.id)?.version)).toBe(Number(version) + 1);
       expect(byId.get(other.body.id)?.corpo).toBe(edited);
     } finally {
       await api(t, t.adminToken, "DELETE", `/api/contratos/modelos/${other.body.id}`);

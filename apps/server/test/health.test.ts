@@ -150,9 +150,14 @@ describe("number health", () => {
     expect(alert.alert).toEqual({ reason: "loggedOut", name: "Principal" });
     expect(alert.health.paused).toBe(true);
 
-    // its disparos pause; the rows still waiting move to the backup and go from there
-    const disparoConn = (await api(t, t.adminToken, "GET", "/disparos/connections")).body.find(
-      (c: { whatsappId: number }) => c.whatsappId === main.whatsappId,
+    // its disparos pause (the disparos module follows the health event); the rows still waiting move to the backup and go from there
+    const disparoConn = await until(
+      async () =>
+        (await api(t, t.adminToken, "GET", "/disparos/connections")).body.find(
+          (c: { whatsappId: number }) => c.whatsappId === main.whatsappId,
+        ),
+      (c) => c?.paused === true,
+      "the disparos paused with the number",
     );
     expect(disparoConn.paused).toBe(true);
     for (const n of campaign.slice(1))
@@ -237,7 +242,12 @@ describe("number health", () => {
   it("the panel counts today's unsolicited sends (not replies), failures and refusals, and disconnects; an admin's own disconnect is no ban signal", async () => {
     const sim = await pairedSimulator(t, { dailyCap: 50 });
     const token = await tokenOf(sim.whatsappId);
-    const before = await health(sim.whatsappId);
+    // the pairing is recorded by health when it hears the session's status (an event after the status is stored)
+    const before = await until(
+      () => health(sim.whatsappId),
+      (h) => h.pairedAt !== null,
+      "the pairing recorded",
+    );
     expect(before).toMatchObject({ sentToday: 0, dailyCap: 50, fullDailyCap: 50, warmupDay: null, failures24h: 0, paused: false });
     expect(before.pairedAt).not.toBeNull();
 
