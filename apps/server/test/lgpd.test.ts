@@ -1,6 +1,5 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { inflateRawSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MEDIA_RETENTION_JOB } from "../src/modules/lgpd/module.js";
@@ -16,30 +15,7 @@ import {
   ticketOfContact,
 } from "./conversation-kit.js";
 import { bearer, createTestApp, type TestApp } from "./helpers.js";
-
-/** Reads a ZIP through its central directory (what an unzip tool does): name → bytes. */
-function unzip(buf: Buffer): Map<string, Buffer> {
-  const eocd = buf.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  expect(eocd).toBeGreaterThan(0);
-  const count = buf.readUInt16LE(eocd + 10);
-  let at = buf.readUInt32LE(eocd + 16);
-  const out = new Map<string, Buffer>();
-  for (let i = 0; i < count; i++) {
-    expect(buf.readUInt32LE(at)).toBe(0x02014b50);
-    const method = buf.readUInt16LE(at + 10);
-    const size = buf.readUInt32LE(at + 20);
-    const nameLen = buf.readUInt16LE(at + 28);
-    const extra = buf.readUInt16LE(at + 30);
-    const comment = buf.readUInt16LE(at + 32);
-    const local = buf.readUInt32LE(at + 42);
-    const name = buf.subarray(at + 46, at + 46 + nameLen).toString("utf8");
-    const dataAt = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
-    const raw = buf.subarray(dataAt, dataAt + size);
-    out.set(name, method === 8 ? inflateRawSync(raw) : Buffer.from(raw));
-    at += 46 + nameLen + extra + comment;
-  }
-  return out;
-}
+import { unzip } from "./zip-kit.js";
 
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n");
 const NUMBER = "5511970002001";

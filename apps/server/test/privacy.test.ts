@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { inflateRawSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrationsFolder } from "../src/db/client.js";
 import { api, createQueue, customerSays, eventually, pairedSimulator, type SimConnection, settle } from "./conversation-kit.js";
 import { FAKE_AI_KEY, type FakeOpenAi, startFakeOpenAi } from "./fakes/openai.js";
 import { bearer, createTestApp, type TestApp } from "./helpers.js";
+import { unzip } from "./zip-kit.js";
 
 /**
  * What the surfaces of the last round must not keep or let through, tried as a new admin, supervisor
@@ -22,28 +22,6 @@ let sim: SimConnection;
 let queueA: number;
 let queueB: number;
 let seq = 0;
-
-/** Reads a ZIP through its central directory: name → bytes. */
-function unzip(buf: Buffer): Map<string, Buffer> {
-  const eocd = buf.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  const count = buf.readUInt16LE(eocd + 10);
-  let at = buf.readUInt32LE(eocd + 16);
-  const out = new Map<string, Buffer>();
-  for (let i = 0; i < count; i++) {
-    const method = buf.readUInt16LE(at + 10);
-    const size = buf.readUInt32LE(at + 20);
-    const nameLen = buf.readUInt16LE(at + 28);
-    const extra = buf.readUInt16LE(at + 30);
-    const comment = buf.readUInt16LE(at + 32);
-    const local = buf.readUInt32LE(at + 42);
-    const name = buf.subarray(at + 46, at + 46 + nameLen).toString("utf8");
-    const dataAt = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
-    const raw = buf.subarray(dataAt, dataAt + size);
-    out.set(name, method === 8 ? inflateRawSync(raw) : Buffer.from(raw));
-    at += 46 + nameLen + extra + comment;
-  }
-  return out;
-}
 
 const nextNumber = () => `55489${String(3000000 + ++seq * 41).padStart(8, "0")}`;
 
